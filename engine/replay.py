@@ -66,13 +66,8 @@ def run_hand(
     hand: Any,
     hand_index: int,
     trace: list[dict[str, Any]] | None = None,
-    allow_hidden: bool = False,
 ) -> None:
-    """Apply one hand of a record to ``game``; raise ``ReplayError`` where it breaks.
-
-    ``allow_hidden`` lets other seats' cards be ``null`` (the agent protocol):
-    the state is then built from the known hand only, see ``engine.ai.protocol``.
-    """
+    """Apply one hand of a record to ``game``; raise ``ReplayError`` where it breaks."""
     step = 0
     try:
         if not isinstance(hand, dict):

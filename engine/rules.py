@@ -106,9 +106,8 @@ class Rules:
             opts["players"] = players
         for name in ("players", "target", "losing_floor"):
             v = opts.get(name)
-            if isinstance(v, bool) or (v is not None and not isinstance(v, int)):
-                if name in opts:
-                    raise EngineError("bad_rules", f"{name} must be a number")
+            if name in opts and (isinstance(v, bool) or (v is not None and not isinstance(v, int))):
+                raise EngineError("bad_rules", f"{name} must be a number")
         return replace(base, **opts).validate()
 
     def diff_from_preset(self) -> dict[str, Any]:

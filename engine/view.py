@@ -37,6 +37,7 @@ class View:
     tiebreak: bool
     winner: int | None
     legal: tuple[int, ...]  # legal actions if this seat is to move
+    picking: tuple[int, ...]  # cards this seat already chose for its exchange pass
     sheet: tuple[dict[str, Any], ...] = field(default=())
 
     @property
@@ -55,6 +56,7 @@ class View:
             for e in self.exchanges
         ]
         d["legal"] = [action_to_json(a) for a in self.legal]
+        d["picking"] = [card_str(c) for c in self.picking]
         d["sheet"] = list(self.sheet)
         return d
 
@@ -85,5 +87,6 @@ def view(state: Game, seat: int) -> View:
         tiebreak=state.tiebreak,
         winner=state.winner,
         legal=tuple(state.legal_actions()) if state.to_move == seat else (),
+        picking=tuple(state.exchange_pick) if state.to_move == seat else (),
         sheet=tuple(state.sheet),
     )
