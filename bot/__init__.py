@@ -1,0 +1,1 @@
+"""Telegram front end of «Пики»: handlers, services, storage and the durable outbox."""

@@ -1,0 +1,108 @@
+"""Builds the bot: Bot, Dispatcher, routers, i18n, the outbox and the services.
+
+``App`` is what ``python -m bot`` runs and what the end-to-end tests start
+against the fake Bot API: the same code path in both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from aiogram_i18n import I18nMiddleware
+
+from bot.config import Settings
+from bot.handlers import routers
+from bot.i18n import SUPPORTED, Texts, UserLocaleManager, make_core
+from bot.outbox import Outbox
+from bot.services.live import Ctx, Registry
+from bot.services.lookups import LookupService
+from bot.services.play import PlayService
+from bot.services.tables import TableService
+from bot.storage.db import Database
+
+log = logging.getLogger(__name__)
+
+GROUP_COMMANDS = ("newgame", "score", "rules", "leave", "cancel", "help")
+PRIVATE_COMMANDS = ("start", "help")
+
+
+class App:
+    def __init__(self, settings: Settings, chooser: Callable[..., int] | None = None) -> None:
+        self.settings = settings
+        self._chooser = chooser
+        self._tasks: list[asyncio.Task[Any]] = []
+
+    async def setup(self) -> None:
+        s = self.settings
+        session = AiohttpSession(api=TelegramAPIServer.from_base(s.bot_api_url), timeout=30)
+        self.bot = Bot(
+            token=s.bot_token.get_secret_value(),
+            session=session,
+            default=DefaultBotProperties(parse_mode="HTML"),
+        )
+        self.db = await Database.open(s.database_path)
+        me = await self.bot.get_me()
+        core = make_core(s.default_lang)
+        await core.startup()
+        texts = Texts(core)
+        self.outbox = Outbox(self.db, self.bot, s, request_timeout=30)
+        ctx = Ctx(self.db, texts, self.outbox, s, me.username or "")
+        self.registry = Registry(ctx)
+        self.play = PlayService(self.registry, self._chooser)
+        self.tables = TableService(self.registry, self.play)
+        self.lookups = LookupService(self.registry)
+        self.outbox._on_forbidden = self.play.on_forbidden
+        dp = Dispatcher()
+        dp.include_routers(*routers())
+        i18n = I18nMiddleware(core=core, manager=UserLocaleManager(s.default_lang), default_locale=s.default_lang)
+        i18n.setup(dispatcher=dp)
+        dp["tables"] = self.tables
+        dp["play"] = self.play
+        dp["lookups"] = self.lookups
+        dp["registry"] = self.registry
+        self.dp = dp
+        self.texts = texts
+        await self._set_commands()
+
+    async def _set_commands(self) -> None:
+        for lang in SUPPORTED:
+            code = None if lang == self.settings.default_lang else lang
+            for scope, names in (
+                (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+                (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+            ):
+                commands = [
+                    BotCommand(command=n, description=self.texts(lang, f"cmd-{n}")) for n in names
+                ]
+                await self.bot.set_my_commands(commands, scope=scope, language_code=code)
+
+    async def run(self) -> None:
+        """Poll until cancelled; the outbox and the computer seats run alongside."""
+        await self.setup()
+        try:
+            self._tasks.append(asyncio.create_task(self.outbox.run()))
+            await self.play.resume_all()
+            await self.dp.start_polling(self.bot, handle_signals=False, close_bot_session=False)
+        finally:
+            await self.shutdown()
+
+    async def shutdown(self) -> None:
+        await self.play.stop()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        self._tasks.clear()
+        await self.db.close()
+        await self.bot.session.close()

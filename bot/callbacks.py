@@ -1,0 +1,51 @@
+"""Inline-button payloads. Each stays far below Telegram's 64 bytes: a
+one-letter prefix and small ints. Anything that does not parse as one of
+these is a stale or forged button and gets a short alert."""
+
+from __future__ import annotations
+
+from aiogram.filters.callback_data import CallbackData
+
+
+class MoveCb(CallbackData, prefix="m"):
+    """A game action: table, the game's move number it was offered at, action."""
+
+    t: int
+    s: int
+    a: int
+
+
+class LookCb(CallbackData, prefix="l"):
+    """Open one's cards (giving up blind nil for this hand)."""
+
+    t: int
+    s: int
+
+
+class WhyCb(CallbackData, prefix="w"):
+    """A card shown but not playable now: explains why, changes nothing."""
+
+    t: int
+    s: int
+    a: int
+
+
+class TableCb(CallbackData, prefix="t"):
+    """Table set-up and management: ``op`` names the operation."""
+
+    t: int
+    op: str
+    v: int = 0
+
+
+# Table operations (TableCb.op); short on purpose.
+SIT, STAND, PRESET, OPTIONS, OPTION, CLOSE_OPTIONS, START = (
+    "sit",
+    "up",
+    "pre",
+    "opt",
+    "o",
+    "ok",
+    "go",
+)
+CANCEL_YES, CANCEL_NO = "cy", "cn"

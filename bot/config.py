@@ -1,0 +1,70 @@
+"""Runtime settings, read from the environment and an optional ``.env`` file.
+
+Everything the bot needs to know about its deployment lives here so that the
+rest of the code never reads ``os.environ`` directly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class ConfigError(Exception):
+    """The configuration cannot start the bot; the message says what to set."""
+
+
+class Settings(BaseSettings):
+    """All knobs of the bot; names match the environment variables (case-insensitive)."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+    )
+
+    bot_token: SecretStr
+    bot_api_url: str = "https://api.telegram.org"
+    database_path: Path = Path("spades.db")
+    log_level: str = "INFO"
+    # Seconds a computer move stays visible before the next one is made.
+    ai_move_delay: float = Field(default=1.0, ge=0)
+    ai_level: str = "master"
+    # Telegram's limits; a value <= 0 disables that limit (tests do so).
+    group_messages_per_minute: int = 20
+    private_messages_per_second: float = 1.0
+    global_messages_per_second: float = 30.0
+    # Reserved for webhook mode; long polling is used while this is unset.
+    webhook_url: str | None = None
+    default_lang: str = "ru"
+
+
+def load_settings(env_file: str | Path | None = ".env", **overrides: object) -> Settings:
+    """Build :class:`Settings`, turning validation errors into a readable :class:`ConfigError`.
+
+    ``overrides`` win over the environment (handy in tests); ``env_file=None``
+    ignores any ``.env`` file.
+    """
+    try:
+        settings = Settings(_env_file=env_file, **overrides)  # type: ignore[call-arg]
+    except ValidationError as exc:
+        problems: list[str] = []
+        for err in exc.errors():
+            name = ".".join(str(part) for part in err["loc"]).upper()
+            if name == "BOT_TOKEN" and err["type"] == "missing":
+                raise ConfigError(
+                    "BOT_TOKEN is not set. Set the BOT_TOKEN environment variable "
+                    "(or add a line BOT_TOKEN=<token> to .env) to the token that "
+                    "@BotFather gave you."
+                ) from None
+            problems.append(f"{name}: {err['msg']}")
+        raise ConfigError("Invalid settings: " + "; ".join(problems)) from None
+    if not settings.bot_token.get_secret_value().strip():
+        raise ConfigError(
+            "BOT_TOKEN is empty. Set the BOT_TOKEN environment variable "
+            "(or add a line BOT_TOKEN=<token> to .env) to the token that "
+            "@BotFather gave you."
+        )
+    return settings

@@ -1,0 +1,9 @@
+"""Thin handlers: parse the update, call a service, answer. Nothing else."""
+
+from aiogram import Router
+
+from bot.handlers import buttons, errors, group, private
+
+
+def routers() -> list[Router]:
+    return [errors.router, private.router, group.router, buttons.router]

@@ -1,0 +1,97 @@
+"""Inline buttons: table set-up, moves, and anything stale or forged."""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.types import CallbackQuery
+from aiogram_i18n import I18nContext
+
+from bot.callbacks import (
+    CANCEL_NO,
+    CANCEL_YES,
+    CLOSE_OPTIONS,
+    OPTION,
+    OPTIONS,
+    PRESET,
+    SIT,
+    STAND,
+    START,
+    LookCb,
+    MoveCb,
+    TableCb,
+    WhyCb,
+)
+from bot.handlers.common import is_admin, person
+from bot.services.errors import UserError
+from bot.services.play import PlayService
+from bot.services.tables import TableService
+
+router = Router(name="buttons")
+
+
+@router.callback_query(MoveCb.filter())
+async def on_move(cb: CallbackQuery, callback_data: MoveCb, play: PlayService) -> None:
+    await play.human_move(callback_data.t, cb.from_user.id, callback_data.s, callback_data.a)
+    await cb.answer()
+
+
+@router.callback_query(LookCb.filter())
+async def on_look(cb: CallbackQuery, callback_data: LookCb, play: PlayService) -> None:
+    await play.look(callback_data.t, cb.from_user.id)
+    await cb.answer()
+
+
+@router.callback_query(WhyCb.filter())
+async def on_why(cb: CallbackQuery, callback_data: WhyCb, play: PlayService) -> None:
+    key = await play.why(callback_data.t, cb.from_user.id, callback_data.s, callback_data.a)
+    raise UserError(key)
+
+
+@router.callback_query(TableCb.filter())
+async def on_table(
+    cb: CallbackQuery,
+    callback_data: TableCb,
+    bot: Bot,
+    i18n: I18nContext,
+    tables: TableService,
+) -> None:
+    who = person(cb.from_user)
+    t, op, v = callback_data.t, callback_data.op, callback_data.v
+    if op == SIT:
+        link = await tables.sit(t, who, v)
+        if link is not None:
+            await cb.answer(url=link)
+            return
+    elif op == STAND:
+        await tables.stand(t, who)
+    elif op == PRESET:
+        await tables.set_preset(t, who, "club" if v == 1 else "classic")
+    elif op == OPTIONS:
+        await tables.show_options(t, who, True)
+    elif op == CLOSE_OPTIONS:
+        await tables.show_options(t, who, False)
+    elif op == OPTION:
+        await tables.cycle_option(t, who, v)
+    elif op == START:
+        await tables.start(t, who)
+    elif op in (CANCEL_YES, CANCEL_NO):
+        chat_id = cb.message.chat.id if cb.message else 0
+        admin = await is_admin(bot, chat_id, who.user_id)
+        if op == CANCEL_YES:
+            await tables.confirm_cancel(t, who, admin)
+            text = i18n.get("cancel-done")
+        else:
+            text = i18n.get("cancel-kept")
+        if cb.message is not None:
+            await bot.edit_message_text(
+                text=text, chat_id=cb.message.chat.id, message_id=cb.message.message_id
+            )
+    else:
+        raise UserError("err-stale")
+    await cb.answer()
+
+
+@router.callback_query()
+async def on_unknown(cb: CallbackQuery) -> None:
+    """Data we never produced, or from an older version: refuse, change nothing."""
+    raise UserError("err-stale")

@@ -1,0 +1,27 @@
+"""Small helpers the handlers share."""
+
+from __future__ import annotations
+
+from aiogram import Bot
+from aiogram.types import User
+
+from bot.i18n import pick_locale
+from bot.services.tables import Person
+
+
+def person(user: User, default_lang: str = "ru") -> Person:
+    return Person(
+        user_id=user.id,
+        first_name=user.first_name or "",
+        username=user.username,
+        lang=pick_locale(user.language_code, default_lang),
+    )
+
+
+async def is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
+    """Group admins may cancel a table they did not create."""
+    try:
+        member = await bot.get_chat_member(chat_id, user_id)
+    except Exception:
+        return False
+    return member.status in ("creator", "administrator")

@@ -1,0 +1,48 @@
+"""One place that turns refusals into short messages and keeps the bot alive."""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram import Router
+from aiogram.filters import ExceptionTypeFilter
+from aiogram.types import ErrorEvent
+from aiogram_i18n import I18nContext
+
+from bot.services.errors import UserError
+
+log = logging.getLogger(__name__)
+router = Router(name="errors")
+
+# Refusals that are routine (a double press) show as a passing toast, not a pop-up.
+TOASTS = {"err-stale"}
+
+
+@router.error(ExceptionTypeFilter(UserError))
+async def on_user_error(event: ErrorEvent, i18n: I18nContext) -> None:
+    err = event.exception
+    assert isinstance(err, UserError)
+    text = i18n.get(err.key, **err.args_)
+    if event.update.callback_query is not None:
+        await event.update.callback_query.answer(text, show_alert=err.key not in TOASTS)
+    elif event.update.message is not None:
+        await event.update.message.reply(text)
+
+
+@router.error()
+async def on_any_error(event: ErrorEvent, i18n: I18nContext) -> None:
+    # The exception text may mention cards; log its type and where, not its words.
+    log.error(
+        "unhandled %s in update %s",
+        type(event.exception).__name__,
+        event.update.update_id,
+        exc_info=(type(event.exception), event.exception, event.exception.__traceback__),
+    )
+    try:
+        text = i18n.get("err-generic")
+        if event.update.callback_query is not None:
+            await event.update.callback_query.answer(text, show_alert=True)
+        elif event.update.message is not None:
+            await event.update.message.reply(text)
+    except Exception:
+        log.warning("could not tell the user about the error")

@@ -1,0 +1,50 @@
+"""The private chat: Start (also the deep link that seats a player), help."""
+
+from __future__ import annotations
+
+import re
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.types import Message
+from aiogram_i18n import I18nContext
+
+from bot.handlers.common import person
+from bot.i18n import esc
+from bot.services.play import PlayService
+from bot.services.tables import TableService
+
+router = Router(name="private")
+router.message.filter(F.chat.type == "private")
+
+JOIN = re.compile(r"^join_(\d{1,12})_(\d)$")
+
+
+@router.message(CommandStart())
+async def on_start(
+    message: Message,
+    command: CommandObject,
+    i18n: I18nContext,
+    tables: TableService,
+    play: PlayService,
+) -> None:
+    assert message.from_user is not None
+    who = person(message.from_user)
+    await tables.remember(who, started=True)
+    await play.user_returned(who.user_id)
+    match = JOIN.match(command.args or "")
+    if match:
+        live = await tables.join_from_link(int(match[1]), int(match[2]), who)
+        await message.answer(i18n.get("joined", group=esc(live.chat_title)))
+        return
+    await message.answer(i18n.get("welcome", name=esc(who.first_name)))
+
+
+@router.message(Command("help"))
+async def on_help(message: Message, i18n: I18nContext) -> None:
+    await message.answer(i18n.get("help"))
+
+
+@router.message(Command("newgame"))
+async def on_newgame_private(message: Message, i18n: I18nContext) -> None:
+    await message.answer(i18n.get("newgame-in-group"))

@@ -1,0 +1,74 @@
+"""The live table the services keep in memory and the views render.
+
+It is a cache of what the database holds (the table row, the seats, the
+action log folded into a ``Game``); it is rebuilt from the database after a
+restart, so nothing here is the truth on its own.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from engine import Game, Rules
+from engine.rules import PRESETS
+
+
+@dataclass(slots=True)
+class LiveTable:
+    table_id: int
+    chat_id: int
+    chat_title: str
+    creator_id: int
+    status: str  # open | playing | finished | cancelled
+    rules: Rules
+    lang: str
+    seats: list[int | None]  # user id per seat; None: empty (open) or computer (playing)
+    names: dict[int, str] = field(default_factory=dict)  # user id -> display name (raw)
+    game_id: int | None = None
+    game: Game | None = None
+    # Seats that opened their cards this hand (blind nil no longer possible).
+    looked: set[int] = field(default_factory=set)
+    # Seats whose owner blocked the bot: the game waits for them.
+    blocked: set[int] = field(default_factory=set)
+    # Seats whose owner left the game: the computer plays them.
+    away: set[int] = field(default_factory=set)
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def seq(self) -> int:
+        return len(self.game.actions) if self.game else 0
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat, uid in enumerate(self.seats):
+            if uid == user_id:
+                return seat
+        return None
+
+    def humans(self) -> list[tuple[int, int]]:
+        """Seats played by their own person now (not away)."""
+        return [
+            (s, uid) for s, uid in enumerate(self.seats) if uid is not None and s not in self.away
+        ]
+
+    def is_computer(self, seat: int) -> bool:
+        return self.seats[seat] is None or seat in self.away
+
+
+def preset_name(rules: Rules) -> str | None:
+    """``classic`` / ``club`` when the rules are exactly a preset, else None."""
+    for name, preset in PRESETS.items():
+        if preset == rules:
+            return name
+    return None
+
+
+def rules_to_json(rules: Rules) -> str:
+    return json.dumps(rules.diff_from_preset(), sort_keys=True)
+
+
+def rules_from_json(text: str) -> Rules:
+    return Rules.from_json(json.loads(text))

@@ -1,0 +1,118 @@
+"""Live tables in memory, one lock per table, rebuilt from the database on demand.
+
+Every change to a table happens under its lock: two presses at the same
+moment are applied one after the other against the current state, and the
+second sees the first's result (usually: a stale button).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
+
+from bot.i18n import Texts
+from bot.model import LiveTable, rules_from_json
+from bot.storage import repo
+from bot.storage.db import Database
+from engine import Game
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+    from bot.outbox import Outbox
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class Ctx:
+    """What every service needs; built once in ``bot.app``."""
+
+    db: Database
+    texts: Texts
+    outbox: Outbox
+    settings: Settings
+    bot_username: str
+
+
+class Registry:
+    def __init__(self, ctx: Ctx) -> None:
+        self.ctx = ctx
+        self._tables: dict[int, LiveTable] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self.langs: dict[int, str] = {}  # user id -> locale for private messages
+
+    def lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    def forget(self, table_id: int) -> None:
+        self._tables.pop(table_id, None)
+
+    def cached(self, table_id: int) -> LiveTable | None:
+        return self._tables.get(table_id)
+
+    async def get(self, table_id: int) -> LiveTable | None:
+        """The live table, loading it (and replaying its game) if not cached."""
+        live = self._tables.get(table_id)
+        if live is not None:
+            return live
+        row = await repo.get_table(self.ctx.db, table_id)
+        if row is None:
+            return None
+        rules = rules_from_json(row.rules_json)
+        seats = await repo.get_seats(self.ctx.db, table_id)
+        live = LiveTable(
+            table_id=row.table_id,
+            chat_id=row.chat_id,
+            chat_title=row.chat_title,
+            creator_id=row.creator_id,
+            status=row.status,
+            rules=rules,
+            lang=row.lang,
+            seats=seats,
+        )
+        live.away = await repo.get_away(self.ctx.db, table_id)
+        if row.status != "open":
+            game_row = await repo.last_game(self.ctx.db, table_id)
+            if game_row is not None:
+                actions = await repo.game_actions(self.ctx.db, game_row.game_id)
+                live.rules = rules_from_json(game_row.rules_json)
+                live.game_id = game_row.game_id
+                live.game = Game.replay(live.rules, game_row.seed, actions, game_row.first_dealer)
+                live.looked = await repo.looked_seats(
+                    self.ctx.db, game_row.game_id, live.game.hand_no
+                )
+        await self.refresh_names(live)
+        self._tables[table_id] = live
+        return live
+
+    async def refresh_names(self, live: LiveTable) -> None:
+        ids = [uid for uid in live.seats if uid is not None]
+        users = await repo.get_users(self.ctx.db, ids)
+        live.blocked = set()
+        for seat, uid in enumerate(live.seats):
+            if uid is None:
+                continue
+            user = users.get(uid)
+            if user is None:
+                continue
+            live.names[uid] = user.first_name
+            if user.lang:
+                self.langs[uid] = user.lang
+            if user.blocked and live.status == "playing":
+                live.blocked.add(seat)
+
+    async def live_in_chat(self, chat_id: int) -> LiveTable | None:
+        row = await repo.live_table(self.ctx.db, chat_id)
+        return await self.get(row.table_id) if row else None
+
+    def tr_group(self, live: LiveTable) -> partial[str]:
+        return partial(self.ctx.texts, live.lang)
+
+    def tr_user(self, user_id: int, fallback: str) -> partial[str]:
+        return partial(self.ctx.texts, self.langs.get(user_id, fallback))

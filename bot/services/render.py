@@ -1,0 +1,75 @@
+"""Queue what people should see after a change, inside the change's transaction.
+
+Keys name logical messages: the group's table message is edited in place;
+each hand gets one private message per player, edited as the hand goes on.
+"""
+
+from __future__ import annotations
+
+import aiosqlite
+
+from bot.model import LiveTable
+from bot.outbox import enqueue_put, enqueue_send
+from bot.services.live import Registry
+from bot.views.hand import hand_message
+from bot.views.results import hand_result
+from bot.views.table import game_table, open_table, options_screen
+
+
+def table_key(table_id: int) -> str:
+    return f"table:{table_id}"
+
+
+def hand_key(live: LiveTable, seat: int) -> str:
+    assert live.game is not None
+    return f"hand:{live.game_id}:{live.game.hand_no}:{seat}"
+
+
+async def table_message(
+    conn: aiosqlite.Connection, reg: Registry, live: LiveTable, options: bool = False
+) -> None:
+    tr = reg.tr_group(live)
+    if live.game is not None and live.status != "open":
+        text, markup = game_table(tr, live)
+    elif options:
+        text, markup = options_screen(tr, live)
+    else:
+        text, markup = open_table(tr, live)
+    await enqueue_put(conn, live.chat_id, table_key(live.table_id), text, markup)
+
+
+async def hands(
+    conn: aiosqlite.Connection,
+    reg: Registry,
+    live: LiveTable,
+    new_hand: bool = False,
+    only: set[int] | None = None,
+) -> None:
+    """Each seated human's private hand message; a new hand is a new message
+    (so it notifies), later changes edit it."""
+    for seat, uid in live.humans():
+        if seat in live.blocked or (only is not None and seat not in only):
+            continue
+        tr = reg.tr_user(uid, live.lang)
+        text, markup = hand_message(tr, live, seat)
+        key = hand_key(live, seat)
+        if new_hand:
+            await enqueue_send(conn, uid, text, markup, key=key)
+        else:
+            await enqueue_put(conn, uid, key, text, markup)
+
+
+async def closed_hands(
+    conn: aiosqlite.Connection, reg: Registry, live: LiveTable, hand_no: int, line: dict
+) -> None:
+    """The finished hand's private messages keep its result, without buttons."""
+    for seat, uid in live.humans():
+        if seat in live.blocked:
+            continue
+        tr = reg.tr_user(uid, live.lang)
+        key = f"hand:{live.game_id}:{hand_no}:{seat}"
+        await enqueue_put(conn, uid, key, hand_result(tr, live, line))
+
+
+async def group_note(conn: aiosqlite.Connection, live: LiveTable, text: str) -> None:
+    await enqueue_send(conn, live.chat_id, text, disable_notification=True)

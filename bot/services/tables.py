@@ -1,0 +1,267 @@
+"""Opening a table in a group, taking seats, choosing the rules, starting,
+leaving and cancelling."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from dataclasses import dataclass
+
+from bot.model import LiveTable, rules_to_json
+from bot.outbox import enqueue_put, forget_key
+from bot.services import render
+from bot.services.errors import UserError
+from bot.services.live import Registry
+from bot.services.play import PlayService
+from bot.storage import repo
+from bot.views.table import OPTION_VALUES
+from engine import EngineError
+from engine.rules import PRESETS
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Who pressed or wrote, as Telegram told us."""
+
+    user_id: int
+    first_name: str
+    username: str | None
+    lang: str
+
+
+class TableService:
+    def __init__(self, reg: Registry, play: PlayService) -> None:
+        self.reg = reg
+        self.ctx = reg.ctx
+        self.play = play
+        self._options_open: set[int] = set()
+
+    def join_link(self, table_id: int, seat: int) -> str:
+        return f"https://t.me/{self.ctx.bot_username}?start=join_{table_id}_{seat}"
+
+    async def remember(self, person: Person, started: bool = False) -> None:
+        async with self.ctx.db.tx() as conn:
+            await repo.upsert_user(
+                conn, person.user_id, person.first_name, person.username, person.lang, started
+            )
+        self.reg.langs[person.user_id] = person.lang
+
+    # --------------------------------------------------------------- open
+    async def new_table(self, chat_id: int, title: str, person: Person) -> LiveTable:
+        existing = await self.reg.live_in_chat(chat_id)
+        if existing is not None:
+            # Bring the table message to the bottom of the chat instead of a second table.
+            async with self.reg.lock(existing.table_id):
+                async with self.ctx.db.tx() as conn:
+                    await forget_key(conn, render.table_key(existing.table_id))
+                    await render.table_message(conn, self.reg, existing)
+            self.ctx.outbox.wake()
+            raise UserError("err-table-exists")
+        user = await repo.get_user(self.ctx.db, person.user_id)
+        async with self.ctx.db.tx() as conn:
+            await repo.upsert_user(
+                conn, person.user_id, person.first_name, person.username, person.lang
+            )
+            rules = PRESETS["classic"]
+            table_id = await repo.create_table(
+                conn, chat_id, title, person.user_id, rules_to_json(rules), rules.players, person.lang
+            )
+            if user is not None and user.started and not user.blocked:
+                await repo.set_seat(conn, table_id, 0, person.user_id)
+        live = await self.reg.get(table_id)
+        assert live is not None
+        async with self.ctx.db.tx() as conn:
+            await render.table_message(conn, self.reg, live)
+        self.ctx.outbox.wake()
+        return live
+
+    async def _open_table(self, table_id: int) -> LiveTable:
+        live = await self.reg.get(table_id)
+        if live is None or live.status in ("finished", "cancelled"):
+            raise UserError("err-table-closed")
+        if live.status != "open":
+            raise UserError("err-table-started")
+        return live
+
+    # -------------------------------------------------------------- seats
+    async def sit(self, table_id: int, person: Person, seat: int) -> str | None:
+        """Take (or, pressed again, leave) a seat. Returns a deep link when the
+        person must first press Start in the private chat; nothing changes then."""
+        async with self.reg.lock(table_id):
+            live = await self._open_table(table_id)
+            if not 0 <= seat < live.players:
+                raise UserError("err-stale")
+            holder = live.seats[seat]
+            if holder == person.user_id:
+                await self._set_seat(live, seat, None)
+                return None
+            if holder is not None:
+                raise UserError("err-seat-taken")
+            user = await repo.get_user(self.ctx.db, person.user_id)
+            if user is None or not user.started or user.blocked:
+                return self.join_link(table_id, seat)
+            await self._set_seat(live, seat, person.user_id, person)
+        return None
+
+    async def join_from_link(self, table_id: int, seat: int, person: Person) -> LiveTable:
+        """``/start join_<table>_<seat>``: the person has just started the bot."""
+        async with self.reg.lock(table_id):
+            live = await self._open_table(table_id)
+            current = live.seat_of(person.user_id)
+            if current is not None:
+                return live
+            free = [s for s in range(live.players) if live.seats[s] is None]
+            if not free:
+                raise UserError("err-table-full")
+            target = seat if seat in free else free[0]
+            await self._set_seat(live, target, person.user_id, person)
+            return live
+
+    async def _set_seat(
+        self, live: LiveTable, seat: int, user_id: int | None, person: Person | None = None
+    ) -> None:
+        async with self.ctx.db.tx() as conn:
+            if user_id is not None:
+                old = live.seat_of(user_id)
+                if old is not None:
+                    await repo.set_seat(conn, live.table_id, old, None)
+                    live.seats[old] = None
+                if person is not None:
+                    live.names[user_id] = person.first_name
+            await repo.set_seat(conn, live.table_id, seat, user_id)
+            live.seats[seat] = user_id
+            await render.table_message(conn, self.reg, live, live.table_id in self._options_open)
+        self.ctx.outbox.wake()
+
+    async def stand(self, table_id: int, person: Person) -> None:
+        async with self.reg.lock(table_id):
+            live = await self._open_table(table_id)
+            seat = live.seat_of(person.user_id)
+            if seat is None:
+                raise UserError("err-not-at-table")
+            await self._set_seat(live, seat, None)
+
+    async def leave(self, chat_id: int, person: Person) -> str:
+        """``/leave``: stand up at an open table, or hand one's seat to the computer."""
+        live = await self.reg.live_in_chat(chat_id)
+        if live is None:
+            raise UserError("err-no-table")
+        if live.status == "open":
+            await self.stand(live.table_id, person)
+            return "left-open"
+        async with self.reg.lock(live.table_id):
+            seat = live.seat_of(person.user_id)
+            if seat is None or seat in live.away:
+                raise UserError("err-not-at-table")
+            async with self.ctx.db.tx() as conn:
+                await repo.set_away(conn, live.table_id, seat, True)
+                live.away.add(seat)
+                await render.table_message(conn, self.reg, live)
+        self.ctx.outbox.wake()
+        self.play.kick(live.table_id)
+        return "left-game"
+
+    # -------------------------------------------------------------- rules
+    async def _creator_table(self, table_id: int, person: Person) -> LiveTable:
+        live = await self._open_table(table_id)
+        if person.user_id != live.creator_id:
+            raise UserError("err-not-creator")
+        return live
+
+    async def set_preset(self, table_id: int, person: Person, name: str) -> None:
+        async with self.reg.lock(table_id):
+            live = await self._creator_table(table_id, person)
+            rules = PRESETS[name]
+            await self._set_rules(live, rules)
+
+    async def cycle_option(self, table_id: int, person: Person, index: int) -> None:
+        """Next value of one option; values that clash with the rest are skipped."""
+        async with self.reg.lock(table_id):
+            live = await self._creator_table(table_id, person)
+            if not 0 <= index < len(OPTION_VALUES):
+                raise UserError("err-stale")
+            name, values = OPTION_VALUES[index]
+            current = values.index(getattr(live.rules, name))
+            for step in range(1, len(values)):
+                value = values[(current + step) % len(values)]
+                try:
+                    rules = dataclasses.replace(live.rules, **{name: value}).validate()
+                except EngineError:
+                    continue
+                await self._set_rules(live, rules)
+                return
+            raise UserError("err-bad-rules")
+
+    async def show_options(self, table_id: int, person: Person, show: bool) -> None:
+        async with self.reg.lock(table_id):
+            live = await self._creator_table(table_id, person)
+            if show:
+                self._options_open.add(table_id)
+            else:
+                self._options_open.discard(table_id)
+            async with self.ctx.db.tx() as conn:
+                await render.table_message(conn, self.reg, live, show)
+        self.ctx.outbox.wake()
+
+    async def _set_rules(self, live: LiveTable, rules: object) -> None:
+        from engine import Rules
+
+        assert isinstance(rules, Rules)
+        async with self.ctx.db.tx() as conn:
+            if rules.players != live.players:
+                await repo.resize_seats(conn, live.table_id, rules.players)
+                live.seats = (live.seats + [None] * rules.players)[: rules.players]
+            live.rules = rules
+            await repo.update_table(
+                conn, live.table_id, rules_json=rules_to_json(rules), players=rules.players
+            )
+            await render.table_message(conn, self.reg, live, live.table_id in self._options_open)
+        self.ctx.outbox.wake()
+
+    # -------------------------------------------------------------- start
+    async def start(self, table_id: int, person: Person) -> None:
+        async with self.reg.lock(table_id):
+            live = await self._creator_table(table_id, person)
+            if not live.humans():
+                raise UserError("err-no-players")
+            self._options_open.discard(table_id)
+            await self.play.start_game(live)
+
+    # ------------------------------------------------------------- cancel
+    async def cancel(self, chat_id: int, person: Person, is_admin: bool) -> LiveTable:
+        """Checks for ``/cancel``; the confirmation button calls ``confirm_cancel``."""
+        live = await self.reg.live_in_chat(chat_id)
+        if live is None:
+            raise UserError("err-no-table")
+        if person.user_id != live.creator_id and not is_admin:
+            raise UserError("err-cancel-rights")
+        return live
+
+    async def confirm_cancel(self, table_id: int, person: Person, is_admin: bool) -> LiveTable:
+        async with self.reg.lock(table_id):
+            live = await self.reg.get(table_id)
+            if live is None or live.status not in ("open", "playing"):
+                raise UserError("err-table-closed")
+            if person.user_id != live.creator_id and not is_admin:
+                raise UserError("err-cancel-rights")
+            async with self.ctx.db.tx() as conn:
+                await repo.update_table(conn, table_id, status="cancelled")
+                if live.game_id is not None and live.status == "playing":
+                    await repo.end_game(conn, live.game_id, "cancelled", None)
+                live.status = "cancelled"
+                tr = self.reg.tr_group(live)
+                await enqueue_put(
+                    conn, live.chat_id, render.table_key(table_id), tr("table-cancelled")
+                )
+                if live.game is not None:
+                    for seat, uid in live.humans():
+                        ut = self.reg.tr_user(uid, live.lang)
+                        await enqueue_put(
+                            conn, uid, render.hand_key(live, seat), ut("hand-cancelled")
+                        )
+            self.reg.forget(table_id)
+        self.ctx.outbox.wake()
+        return live
+

@@ -1,0 +1,167 @@
+"""Ordered schema migrations, recorded in ``PRAGMA user_version``.
+
+Migration *n* (1-based) is applied in one transaction that also sets
+``user_version = n``, so a crash mid-migration leaves the previous version
+intact and a restart simply applies what is missing. Never edit a released
+migration: append a new one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING
+
+import aiosqlite
+
+if TYPE_CHECKING:
+    from bot.storage.db import Database
+
+Step = str | Callable[[aiosqlite.Connection], Awaitable[None]]
+
+_M1: tuple[Step, ...] = (
+    """
+    CREATE TABLE users(
+        user_id INTEGER PRIMARY KEY,
+        first_name TEXT NOT NULL DEFAULT '',
+        username TEXT,
+        lang TEXT,
+        started INTEGER NOT NULL DEFAULT 0,  -- pressed Start in the private chat
+        blocked INTEGER NOT NULL DEFAULT 0,  -- Telegram answered 403 for their private chat
+        updated_at REAL NOT NULL)
+    """,
+    """
+    CREATE TABLE tables(
+        table_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        chat_title TEXT NOT NULL DEFAULT '',
+        creator_id INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('open', 'playing', 'finished', 'cancelled')),
+        rules_json TEXT NOT NULL,
+        players INTEGER NOT NULL DEFAULT 4,
+        lang TEXT NOT NULL DEFAULT 'ru',
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL)
+    """,
+    """
+    CREATE UNIQUE INDEX one_live_table_per_chat ON tables(chat_id)
+        WHERE status IN ('open', 'playing')
+    """,
+    "CREATE INDEX tables_by_chat ON tables(chat_id)",
+    """
+    CREATE TABLE seats(
+        table_id INTEGER NOT NULL REFERENCES tables(table_id),
+        seat INTEGER NOT NULL,
+        user_id INTEGER,  -- NULL: the computer
+        PRIMARY KEY(table_id, seat))
+    """,
+    """
+    CREATE UNIQUE INDEX one_seat_per_user ON seats(table_id, user_id)
+        WHERE user_id IS NOT NULL
+    """,
+    "CREATE INDEX seats_by_user ON seats(user_id) WHERE user_id IS NOT NULL",
+    """
+    CREATE TABLE games(
+        game_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id INTEGER NOT NULL REFERENCES tables(table_id),
+        seed INTEGER NOT NULL,
+        rules_json TEXT NOT NULL,
+        first_dealer INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('playing', 'finished', 'cancelled')),
+        seq INTEGER NOT NULL DEFAULT 0,
+        state_json TEXT,
+        winner INTEGER,
+        started_at REAL NOT NULL,
+        finished_at REAL)
+    """,
+    "CREATE INDEX games_by_table ON games(table_id)",
+    """
+    CREATE UNIQUE INDEX one_live_game_per_table ON games(table_id)
+        WHERE status = 'playing'
+    """,
+    """
+    CREATE TABLE actions(
+        game_id INTEGER NOT NULL REFERENCES games(game_id),
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action INTEGER NOT NULL,
+        by_user INTEGER,
+        at REAL NOT NULL,
+        PRIMARY KEY(game_id, seq))
+    """,
+    """
+    CREATE TABLE messages(
+        key TEXT PRIMARY KEY,
+        chat_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL)
+    """,
+    "CREATE INDEX messages_by_chat ON messages(chat_id)",
+    """
+    CREATE TABLE outbox(
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        op TEXT NOT NULL CHECK (op IN ('put', 'send', 'delete')),
+        key TEXT CHECK (op = 'send' OR key IS NOT NULL),
+        payload TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending'
+            CHECK (status IN ('pending', 'sent', 'superseded', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        not_before REAL NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        error TEXT)
+    """,
+    # The sender's hot queries: the pending rows of one chat in id order.
+    "CREATE INDEX outbox_pending ON outbox(chat_id, id) WHERE status = 'pending'",
+    # Pruning old sent rows by age.
+    "CREATE INDEX outbox_by_created ON outbox(created_at)",
+)
+
+# 2: who opened their cards this hand (blind nil given up), and seats whose
+# owner left the game to the computer.
+_M2: tuple[Step, ...] = (
+    """
+    CREATE TABLE looks(
+        game_id INTEGER NOT NULL REFERENCES games(game_id),
+        hand_no INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        PRIMARY KEY(game_id, hand_no, seat))
+    """,
+    "ALTER TABLE seats ADD COLUMN away INTEGER NOT NULL DEFAULT 0",
+)
+
+MIGRATIONS: list[Sequence[Step]] = [_M1, _M2]
+
+
+async def apply_migrations(db: Database, migrations: Sequence[Sequence[Step]] = MIGRATIONS) -> int:
+    """Bring the schema up to ``len(migrations)``; returns the resulting version.
+
+    The version is re-read inside each transaction, so two processes starting
+    at once cannot apply the same migration twice.
+    """
+    target = len(migrations)
+    for number, steps in enumerate(migrations, start=1):
+        async with db.tx() as conn:
+            async with conn.execute("PRAGMA user_version") as cur:
+                row = await cur.fetchone()
+            current = int(row[0]) if row else 0
+            if current > target:
+                raise RuntimeError(
+                    f"database schema version {current} is newer than this code "
+                    f"knows ({target}); refusing to run an older bot on it"
+                )
+            if current >= number:
+                continue
+            for step in steps:
+                if isinstance(step, str):
+                    async with conn.execute(step):
+                        pass
+                else:
+                    await step(conn)
+            async with conn.execute(f"PRAGMA user_version = {number}"):
+                pass
+    row = await db.fetchone("PRAGMA user_version")
+    version = int(row[0]) if row else 0
+    if version > target:
+        raise RuntimeError(
+            f"database schema version {version} is newer than this code knows ({target})"
+        )
+    return version

@@ -1,0 +1,1 @@
+"""State → text and inline keyboards. Every word comes from the locales."""

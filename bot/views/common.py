@@ -1,0 +1,75 @@
+"""Pieces shared by the table, hand and result views."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.i18n import esc
+from bot.model import LiveTable, preset_name
+from engine.cards import SPADES, SUIT_SYMBOLS, card_label, sort_for_display
+from engine.rules import Rules
+from engine.scoring import sides
+
+Tr = Callable[..., str]
+
+
+def seat_name(tr: Tr, players: int, seat: int) -> str:
+    return tr("seat", players=players, seat=seat, num=seat + 1)
+
+
+def player_name(tr: Tr, table: LiveTable, seat: int) -> str:
+    """HTML-safe display name of whoever sits at ``seat``."""
+    uid = table.seats[seat]
+    if uid is None:
+        return tr("computer")
+    return esc(table.names.get(uid) or str(uid))
+
+
+def side_name(tr: Tr, table: LiveTable, side: int) -> str:
+    members = sides(table.players)[side]
+    return tr("join-names", a=player_name(tr, table, members[0]), b=player_name(tr, table, members[1])) if len(members) == 2 else player_name(tr, table, members[0])
+
+
+def preset_label(tr: Tr, rules: Rules) -> str:
+    name = preset_name(rules)
+    if name is None:
+        base = rules.diff_from_preset()["preset"]
+        return tr("preset-custom", base=tr(f"preset-{base}"))
+    return tr(f"preset-{name}")
+
+
+def cards_line(cards: list[int] | tuple[int, ...]) -> str:
+    """``♠ A K 5  ♥ Q 9`` — a hand grouped by suit, spades first."""
+    groups: dict[int, list[str]] = {}
+    for c in sort_for_display(list(cards)):
+        groups.setdefault(c // 13, []).append(card_label(c)[:-1])
+    return "  ".join(f"{SUIT_SYMBOLS[s]} {' '.join(r)}" for s, r in groups.items())
+
+
+def card(c: int) -> str:
+    return card_label(c)
+
+
+def bid_text(tr: Tr, bid: int | None, blind: bool) -> str:
+    if bid is None:
+        return tr("bid-none")
+    if blind:
+        return tr("bid-blind")
+    if bid == 0:
+        return tr("bid-nil")
+    return tr("bid-n", n=bid)
+
+
+def trick_text(tr: Tr, table: LiveTable, pairs: list[tuple[int, int]]) -> str:
+    return ", ".join(
+        tr("trick-card", name=player_name(tr, table, s), card=card(c)) for s, c in pairs
+    )
+
+
+def is_spade(c: int) -> bool:
+    return c // 13 == SPADES
+
+
+def kw(**args: Any) -> dict[str, Any]:
+    return args

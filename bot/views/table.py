@@ -1,0 +1,202 @@
+"""The one group message per table: seats before the game, the game after."""
+
+from __future__ import annotations
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import OPTION, OPTIONS, PRESET, SIT, STAND, START, TableCb
+from bot.model import LiveTable, preset_name
+from bot.views.common import (
+    Tr,
+    bid_text,
+    player_name,
+    preset_label,
+    seat_name,
+    side_name,
+    trick_text,
+)
+from engine.game import BIDDING, EXCHANGE, OVER, PLAY
+from engine.scoring import sides
+
+# Options offered on the settings screen, in order, with the values cycled through.
+OPTION_VALUES: list[tuple[str, tuple[object, ...]]] = [
+    ("players", (4, 3, 5, 6)),
+    ("target", (500, 1000, 1500, 2000)),
+    ("losing_floor", (None, -200)),
+    ("failed_nil", ("ignored", "bags", "help_partner")),
+    ("blind_nil", ("off", "chicago", "club")),
+    ("bid_sum", ("free", "club", "no_hell")),
+    ("exact_bonus", (False, True)),
+    ("big_bid_bonus", (False, True)),
+    ("quicksand", (False, True)),
+    ("suicide", (False, True)),
+    ("bicycle", (False, True)),
+    ("bag_penalty", (True, False)),
+]
+
+
+def option_value(tr: Tr, name: str, value: object) -> str:
+    if isinstance(value, bool):
+        return tr("opt-on" if value else "opt-off")
+    if value is None:
+        return tr("opt-none")
+    if name in ("players", "target", "losing_floor"):
+        return tr(f"optval-{name}", value=value)
+    return tr(f"optval-{name}-{value}")
+
+
+def rules_lines(tr: Tr, table_rules: object) -> list[str]:
+    """Every option with its value, for /rules and the settings screen."""
+    lines = []
+    for name, _ in OPTION_VALUES:
+        value = getattr(table_rules, name)
+        lines.append(tr("rules-line", name=tr(f"opt-{name}"), value=option_value(tr, name, value)))
+    return lines
+
+
+def open_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]:
+    n = table.players
+    lines = [tr("table-open-title", rules=preset_label(tr, table.rules), target=table.rules.target)]
+    for seat in range(n):
+        uid = table.seats[seat]
+        name = player_name(tr, table, seat) if uid is not None else tr("seat-free")
+        lines.append(tr("seat-line", seat=seat_name(tr, n, seat), name=name))
+    lines.append("")
+    lines.append(tr("table-partners-4" if n == 4 else "table-partners-solo"))
+    lines.append(tr("table-open-hint"))
+    rows: list[list[InlineKeyboardButton]] = []
+    row: list[InlineKeyboardButton] = []
+    for seat in range(n):
+        uid = table.seats[seat]
+        if uid is None:
+            text = tr("btn-seat-free", seat=seat_name(tr, n, seat))
+        else:
+            text = tr("btn-seat-taken", seat=seat_name(tr, n, seat), name=table.names.get(uid, ""))
+        row.append(
+            InlineKeyboardButton(
+                text=text, callback_data=TableCb(t=table.table_id, op=SIT, v=seat).pack()
+            )
+        )
+        if len(row) == 2:
+            rows.append(row)
+            row = []
+    if row:
+        rows.append(row)
+    t = table.table_id
+    preset = preset_name(table.rules)
+    rows.append(
+        [
+            InlineKeyboardButton(
+                text=tr("btn-preset", rules=preset_label(tr, table.rules)),
+                callback_data=TableCb(t=t, op=PRESET, v=1 if preset == "classic" else 0).pack(),
+            ),
+            InlineKeyboardButton(
+                text=tr("btn-options"), callback_data=TableCb(t=t, op=OPTIONS).pack()
+            ),
+        ]
+    )
+    rows.append(
+        [
+            InlineKeyboardButton(text=tr("btn-start"), callback_data=TableCb(t=t, op=START).pack()),
+            InlineKeyboardButton(text=tr("btn-stand"), callback_data=TableCb(t=t, op=STAND).pack()),
+        ]
+    )
+    return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def options_screen(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]:
+    from bot.callbacks import CLOSE_OPTIONS
+
+    lines = [tr("options-title", rules=preset_label(tr, table.rules)), ""]
+    lines.append(tr("options-hint"))
+    rows = []
+    for i, (name, _) in enumerate(OPTION_VALUES):
+        value = getattr(table.rules, name)
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    text=tr("btn-option", name=tr(f"opt-{name}"), value=option_value(tr, name, value)),
+                    callback_data=TableCb(t=table.table_id, op=OPTION, v=i).pack(),
+                )
+            ]
+        )
+    rows.append(
+        [
+            InlineKeyboardButton(
+                text=tr("btn-options-done"),
+                callback_data=TableCb(t=table.table_id, op=CLOSE_OPTIONS).pack(),
+            )
+        ]
+    )
+    return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def score_lines(tr: Tr, table: LiveTable) -> list[str]:
+    g = table.game
+    assert g is not None
+    return [
+        tr("score-line", side=side_name(tr, table, i), total=g.totals[i], bags=g.bags[i])
+        for i in range(len(sides(table.players)))
+    ]
+
+
+def game_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The group's view of a running or finished game: no hidden card, ever."""
+    g = table.game
+    assert g is not None
+    n = table.players
+    lines = [
+        tr("table-game-title", rules=preset_label(tr, table.rules), target=table.rules.target),
+    ]
+    if g.phase != OVER:
+        lines.append(
+            tr("table-hand", hand=g.hand_no + 1, dealer=player_name(tr, table, g.dealer))
+        )
+    lines.append("")
+    for seat in range(n):
+        marker = "▶️ " if seat == g.to_move else ""
+        bid = bid_text(tr, g.bids[seat], g.blind[seat])
+        lines.append(
+            tr(
+                "table-seat",
+                marker=marker,
+                seat=seat_name(tr, n, seat),
+                name=player_name(tr, table, seat),
+                bid=bid,
+                tricks=g.tricks_won[seat],
+            )
+        )
+    lines.append("")
+    if g.phase == PLAY:
+        if g.trick:
+            pairs = [((g.trick_leader + i) % n, c) for i, c in enumerate(g.trick)]
+            lines.append(tr("table-trick", cards=trick_text(tr, table, pairs)))
+        elif g.tricks:
+            leader, cards, winner = g.tricks[-1]
+            pairs = [((leader + i) % n, c) for i, c in enumerate(cards)]
+            lines.append(
+                tr(
+                    "table-last-trick",
+                    cards=trick_text(tr, table, pairs),
+                    winner=player_name(tr, table, winner),
+                )
+            )
+        lines.append(tr("spades-broken" if g.spades_broken else "spades-unbroken"))
+        lines.append(tr("table-trick-no", n=len(g.tricks) + 1, total=g.hand_size))
+    lines.extend(score_lines(tr, table))
+    if g.phase == OVER:
+        assert g.winner is not None
+        lines.append("")
+        lines.append(tr("table-winner", winner=side_name(tr, table, g.winner)))
+        return "\n".join(lines), None
+    lines.append("")
+    who = player_name(tr, table, g.to_move)
+    if g.phase == BIDDING:
+        lines.append(tr("turn-bid", name=who))
+    elif g.phase == EXCHANGE:
+        lines.append(tr("turn-exchange", name=who))
+    else:
+        lines.append(tr("turn-play", name=who))
+    for seat in sorted(table.blocked):
+        lines.append(tr("table-blocked", name=player_name(tr, table, seat)))
+    return "\n".join(lines), None

@@ -1,0 +1,69 @@
+## The table message in the group.
+
+table-open-title = 🃏 <b>New Spades table</b> · { $rules }, to { $target } points
+seat-line = { $seat }: { $name }
+table-partners-4 = Partners sit opposite: North and South against East and West.
+table-partners-solo = Everyone plays for themselves.
+table-open-hint = Tap a seat to sit down. Empty seats are taken by the club player. The table's creator starts the game.
+btn-seat-free = { $seat }: sit
+btn-seat-taken = { $seat }: { $name }
+btn-preset = Rules: { $rules }
+btn-options = ⚙️ Options
+btn-options-done = ✅ Done
+btn-start = ▶️ Start the game
+btn-stand = Stand up
+
+options-title = ⚙️ <b>Table options</b> · { $rules }
+options-hint = Tap an option to switch its value. Only the table's creator can change the rules.
+btn-option = { $name }: { $value }
+rules-line = • { $name }: { $value }
+opt-on = yes
+opt-off = no
+opt-none = none
+
+opt-players = Players
+opt-target = Play to
+opt-losing_floor = Lose at
+opt-failed_nil = Tricks of a failed nil
+opt-blind_nil = Blind nil
+opt-bid_sum = Sum of bids
+opt-exact_bonus = Exact 1–2 bonus
+opt-big_bid_bonus = Big bid bonus
+opt-quicksand = Quicksand
+opt-suicide = Suicide
+opt-bicycle = Bicycle
+opt-bag_penalty = 10-bag penalty
+
+optval-players = { $value ->
+    [4] 4, partners
+   *[other] { $value }, each for themselves
+}
+optval-target = { $value } points
+optval-losing_floor = { $value } points
+optval-failed_nil-ignored = ignored
+optval-failed_nil-bags = count as bags
+optval-failed_nil-help_partner = help the partner
+optval-blind_nil-off = no
+optval-blind_nil-chicago = Chicago (±200)
+optval-blind_nil-club = club (with exchange)
+optval-bid_sum-free = any
+optval-bid_sum-club = at most the tricks
+optval-bid_sum-no_hell = never equal to the tricks
+
+table-game-title = 🃏 <b>Spades</b> · { $rules }, to { $target } points
+table-hand = Hand { $hand } · dealer { $dealer }
+table-seat = { $marker }{ $seat } — { $name }: { $bid }, tricks { $tricks }
+table-trick = On the table: { $cards }
+table-last-trick = Last trick: { $cards } — won by { $winner }
+table-trick-no = Trick { $n } of { $total }
+score-line = { $side }: <b>{ $total }</b> ({ $bags } { $bags ->
+    [one] bag
+   *[other] bags
+})
+table-winner = 🏆 Winner: { $winner }!
+turn-bid = Turn: { $name } — bid.
+turn-exchange = Turn: { $name } — blind nil card exchange.
+turn-play = Turn: { $name }.
+table-blocked = ⚠️ { $name } does not receive the bot's messages — the game waits.
+table-cancelled = 🃏 Table closed: the game was cancelled.
+blocked-note = ⚠️ { $name } cannot receive cards: the bot is blocked or not started. Open @{ $bot } and tap “Start” (or “Unblock”) — the game will wait.

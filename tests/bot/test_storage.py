@@ -1,0 +1,301 @@
+"""Storage: pragmas, migrations, serialised transactions, lock retries, crash durability."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Database, DatabaseBusyError
+from bot.storage.migrations import MIGRATIONS, apply_migrations
+
+TABLES = {"users", "tables", "seats", "games", "actions", "messages", "outbox"}
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    database = await Database.open(tmp_path / "spades.db")
+    yield database
+    await database.close()
+
+
+async def _scalar(db: Database, sql: str, args: tuple = ()) -> object:
+    row = await db.fetchone(sql, args)
+    assert row is not None
+    return row[0]
+
+
+async def _schema(db: Database) -> list[tuple[str, str]]:
+    rows = await db.fetchall("SELECT name, sql FROM sqlite_master ORDER BY name")
+    return [(r["name"], r["sql"]) for r in rows]
+
+
+async def _hold_write_lock(path: Path, seconds: float) -> asyncio.subprocess.Process:
+    """Start another process that holds the database's write lock for ``seconds``."""
+    code = textwrap.dedent(
+        f"""
+        import sqlite3, sys, time
+        conn = sqlite3.connect({str(path)!r}, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO messages(key, chat_id, message_id) VALUES ('other', 1, 1)")
+        print("locked", flush=True)
+        time.sleep({seconds})
+        conn.execute("COMMIT")
+        """
+    )
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", code, stdout=asyncio.subprocess.PIPE
+    )
+    assert proc.stdout is not None
+    line = await asyncio.wait_for(proc.stdout.readline(), 10)
+    assert line.strip() == b"locked"
+    return proc
+
+
+async def test_open_sets_pragmas_and_schema(db: Database) -> None:
+    assert await _scalar(db, "PRAGMA journal_mode") == "wal"
+    assert await _scalar(db, "PRAGMA foreign_keys") == 1
+    assert await _scalar(db, "PRAGMA synchronous") == 1  # NORMAL
+    assert await _scalar(db, "PRAGMA busy_timeout") == 5000
+    assert await _scalar(db, "PRAGMA user_version") == len(MIGRATIONS)
+    names = {name for name, _ in await _schema(db)}
+    assert names >= TABLES
+    assert {"one_live_table_per_chat", "one_seat_per_user", "outbox_pending"} <= names
+
+
+async def test_synchronous_full_on_request(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "full.db", synchronous="FULL")
+    try:
+        assert await _scalar(db, "PRAGMA synchronous") == 2
+    finally:
+        await db.close()
+
+
+async def test_open_creates_missing_directory(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "data" / "nested" / "spades.db")
+    await db.close()
+    assert (tmp_path / "data" / "nested" / "spades.db").exists()
+
+
+async def test_migrations_idempotent_on_restart(tmp_path: Path) -> None:
+    path = tmp_path / "spades.db"
+    db = await Database.open(path)
+    await db.execute("INSERT INTO users(user_id, first_name, updated_at) VALUES (7, 'Ann', 0)")
+    schema = await _schema(db)
+    assert await apply_migrations(db) == len(MIGRATIONS)
+    await db.close()
+
+    db = await Database.open(path)
+    try:
+        assert await _schema(db) == schema
+        assert await _scalar(db, "PRAGMA user_version") == len(MIGRATIONS)
+        assert await _scalar(db, "SELECT first_name FROM users WHERE user_id = 7") == "Ann"
+    finally:
+        await db.close()
+
+
+async def test_failed_migration_rolls_back_whole_step(db: Database) -> None:
+    broken = [
+        *MIGRATIONS,
+        ("CREATE TABLE half_done(x INTEGER)", "THIS IS NOT SQL"),
+    ]
+    with pytest.raises(sqlite3.OperationalError):
+        await apply_migrations(db, broken)
+    assert await _scalar(db, "PRAGMA user_version") == len(MIGRATIONS)
+    assert await db.fetchone("SELECT 1 FROM sqlite_master WHERE name = 'half_done'") is None
+
+    fixed = [*MIGRATIONS, ("CREATE TABLE half_done(x INTEGER)",)]
+    assert await apply_migrations(db, fixed) == len(MIGRATIONS) + 1
+    assert await apply_migrations(db, fixed) == len(MIGRATIONS) + 1
+
+
+async def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "spades.db"
+    db = await Database.open(path)
+    await db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 5}")
+    await db.close()
+    with pytest.raises(RuntimeError, match="newer"):
+        await Database.open(path)
+
+
+async def test_tx_commits_and_rolls_back(db: Database) -> None:
+    async with db.tx() as conn:
+        await conn.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)")
+
+    with pytest.raises(ValueError):
+        async with db.tx() as conn:
+            await conn.execute("INSERT INTO users(user_id, updated_at) VALUES (2, 0)")
+            await conn.execute("UPDATE users SET first_name = 'X' WHERE user_id = 1")
+            raise ValueError("boom")
+
+    rows = await db.fetchall("SELECT user_id, first_name FROM users ORDER BY user_id")
+    assert [tuple(r) for r in rows] == [(1, "")]
+    # The connection is usable again: no transaction was left open.
+    assert await db.execute("UPDATE users SET first_name = 'Y' WHERE user_id = 1") == 1
+
+
+async def test_constraint_error_rolls_back(db: Database) -> None:
+    now = time.time()
+    insert = (
+        "INSERT INTO tables(chat_id, creator_id, status, rules_json, created_at, updated_at)"
+        " VALUES (?, 1, ?, '{}', ?, ?)"
+    )
+    await db.execute(insert, (-100, "open", now, now))
+    with pytest.raises(sqlite3.IntegrityError):
+        async with db.tx() as conn:
+            await conn.execute(insert, (-200, "open", now, now))
+            await conn.execute(insert, (-100, "playing", now, now))  # second live table
+    assert await _scalar(db, "SELECT count(*) FROM tables") == 1
+    await db.execute(insert, (-100, "finished", now, now))  # finished ones may pile up
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.execute(insert, (-100, "bogus", now, now))
+
+
+async def test_cancelled_tx_rolls_back_and_releases_lock(db: Database) -> None:
+    entered = asyncio.Event()
+
+    async def slow() -> None:
+        async with db.tx() as conn:
+            await conn.execute("INSERT INTO users(user_id, updated_at) VALUES (3, 0)")
+            entered.set()
+            await asyncio.sleep(10)
+
+    task = asyncio.create_task(slow())
+    await entered.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await _scalar(db, "SELECT count(*) FROM users") == 0
+    await asyncio.wait_for(db.execute("INSERT INTO users(user_id, updated_at) VALUES (4, 0)"), 2)
+
+
+async def test_reentrant_use_is_an_error_not_a_deadlock(db: Database) -> None:
+    with pytest.raises(RuntimeError, match="re-entrantly"):
+        async with db.tx():
+            await db.fetchone("SELECT 1")
+    with pytest.raises(RuntimeError, match="re-entrantly"):
+        async with db.tx(), db.tx():
+            pass
+
+
+async def test_transactions_never_interleave(db: Database) -> None:
+    await db.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)")
+
+    async def bump() -> None:
+        async with db.tx() as conn:
+            async with conn.execute("SELECT updated_at FROM users WHERE user_id = 1") as cur:
+                (value,) = await cur.fetchone()
+            await asyncio.sleep(0)  # invite another coroutine in
+            await conn.execute("UPDATE users SET updated_at = ? WHERE user_id = 1", (value + 1,))
+
+    await asyncio.gather(*(bump() for _ in range(50)))
+    assert await _scalar(db, "SELECT updated_at FROM users WHERE user_id = 1") == 50
+
+
+async def test_waits_out_external_write_lock_with_retries(tmp_path: Path) -> None:
+    path = tmp_path / "spades.db"
+    # A short busy_timeout forces our own retry loop to do the waiting.
+    db = await Database.open(path, busy_timeout_ms=100)
+    try:
+        holder = await _hold_write_lock(path, 2.0)
+        started = time.monotonic()
+        async with db.tx() as conn:
+            await conn.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)")
+        waited = time.monotonic() - started
+        assert await holder.wait() == 0
+        assert waited > 1.0
+        assert await _scalar(db, "SELECT count(*) FROM users") == 1
+        assert await _scalar(db, "SELECT count(*) FROM messages WHERE key = 'other'") == 1
+    finally:
+        await db.close()
+
+
+async def test_waits_out_external_write_lock_default_settings(tmp_path: Path) -> None:
+    path = tmp_path / "spades.db"
+    db = await Database.open(path)
+    try:
+        holder = await _hold_write_lock(path, 2.0)
+        assert await db.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)") == 1
+        assert await holder.wait() == 0
+    finally:
+        await db.close()
+
+
+async def test_gives_up_after_lock_wait(tmp_path: Path) -> None:
+    path = tmp_path / "spades.db"
+    db = await Database.open(path, busy_timeout_ms=50, lock_wait=0.5)
+    try:
+        holder = await _hold_write_lock(path, 2.0)
+        with pytest.raises(DatabaseBusyError):
+            async with db.tx() as conn:
+                await conn.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)")
+        assert await holder.wait() == 0
+        # Still usable once the other process lets go.
+        assert await db.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)") == 1
+    finally:
+        await db.close()
+
+
+async def test_committed_tx_survives_kill_9(tmp_path: Path) -> None:
+    path = tmp_path / "spades.db"
+    code = textwrap.dedent(
+        f"""
+        import asyncio, sys, time
+        sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
+        from bot.storage import Database
+
+        async def main():
+            db = await Database.open({str(path)!r})
+            for i in range(20):
+                async with db.tx() as conn:
+                    await conn.execute(
+                        "INSERT INTO actions(game_id, seq, seat, action, at) VALUES (1, ?, 0, 0, 0)",
+                        (i,),
+                    )
+            print("committed", flush=True)
+            time.sleep(60)
+
+        asyncio.run(main())
+        """
+    )
+    # actions.game_id references games: create the game first.
+    db = await Database.open(path)
+    now = time.time()
+    async with db.tx() as conn:
+        await conn.execute(
+            "INSERT INTO tables(table_id, chat_id, creator_id, status, rules_json, created_at,"
+            " updated_at) VALUES (1, -1, 1, 'playing', '{}', ?, ?)",
+            (now, now),
+        )
+        await conn.execute(
+            "INSERT INTO games(game_id, table_id, seed, rules_json, first_dealer, status,"
+            " started_at) VALUES (1, 1, 42, '{}', 0, 'playing', ?)",
+            (now,),
+        )
+    await db.close()
+
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", code, stdout=asyncio.subprocess.PIPE
+    )
+    assert proc.stdout is not None
+    assert (await asyncio.wait_for(proc.stdout.readline(), 20)).strip() == b"committed"
+    os.kill(proc.pid, signal.SIGKILL)
+    await proc.wait()
+
+    db = await Database.open(path)
+    try:
+        assert await _scalar(db, "SELECT count(*) FROM actions") == 20
+    finally:
+        await db.close()
+
+
+async def test_foreign_keys_enforced(db: Database) -> None:
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.execute("INSERT INTO seats(table_id, seat, user_id) VALUES (999, 0, 1)")

@@ -1,0 +1,607 @@
+"""The Bot API methods the fake implements, with Telegram's validation and errors.
+
+Each handler takes the decoded request parameters and returns the ``result``
+Telegram would send, or raises :class:`~.errors.ApiError`.  Transport matters
+(long polling, faults, rate limits, recording) are the server's business;
+getUpdates therefore lives in ``server.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import aiogram.methods
+from aiogram.methods.base import TelegramMethod
+
+from . import errors
+from .errors import ApiError, bad_request
+from .markup import parse_failure, parse_html, trim
+from .models import FakeChat, FakeMessage, MessageVersion
+from .world import World
+
+MAX_TEXT = 4096
+MAX_CALLBACK_DATA_BYTES = 64
+MAX_ALERT = 200
+#: Telegram refuses to delete messages older than this (seconds).
+DELETE_WINDOW = 48 * 3600
+
+_JSON_FIELDS = frozenset(
+    {
+        "reply_markup",
+        "entities",
+        "caption_entities",
+        "allowed_updates",
+        "commands",
+        "scope",
+        "menu_button",
+        "reply_parameters",
+        "link_preview_options",
+        "message_ids",
+    }
+)
+_INT_FIELDS = frozenset(
+    {
+        "chat_id",
+        "from_chat_id",
+        "message_id",
+        "offset",
+        "limit",
+        "timeout",
+        "cache_time",
+        "reply_to_message_id",
+        "user_id",
+        "message_thread_id",
+        "until_date",
+    }
+)
+_BOOL_FIELDS = frozenset(
+    {
+        "show_alert",
+        "disable_notification",
+        "drop_pending_updates",
+        "protect_content",
+        "allow_sending_without_reply",
+        "disable_web_page_preview",
+        "only_if_banned",
+        "revoke_messages",
+    }
+)
+_CHAT_ACTIONS = frozenset(
+    {
+        "typing",
+        "upload_photo",
+        "record_video",
+        "upload_video",
+        "record_voice",
+        "upload_voice",
+        "upload_document",
+        "choose_sticker",
+        "find_location",
+        "record_video_note",
+        "upload_video_note",
+    }
+)
+_BUTTON_ACTIONS = frozenset(
+    {
+        "callback_data",
+        "url",
+        "login_url",
+        "switch_inline_query",
+        "switch_inline_query_current_chat",
+        "switch_inline_query_chosen_chat",
+        "callback_game",
+        "pay",
+        "web_app",
+        "copy_text",
+    }
+)
+_BUTTON_URL_RE = re.compile(r"^(?:https?|tg)://\S+$", re.I)
+_BOT_COMMAND_RE = re.compile(r"^[a-z0-9_]{1,32}$")
+_SCOPES_WITH_CHAT = frozenset({"chat", "chat_administrators", "chat_member"})
+
+#: Every method name the real Bot API knows (taken from aiogram), to tell a
+#: typo (404 as on Telegram) from a real method this fake does not implement.
+REAL_METHODS: frozenset[str] = frozenset(
+    cls.__api_method__.lower()
+    for cls in vars(aiogram.methods).values()
+    if isinstance(cls, type)
+    and issubclass(cls, TelegramMethod)
+    and isinstance(getattr(cls, "__api_method__", None), str)
+)
+
+
+def decode_params(raw: dict[str, Any]) -> dict[str, Any]:
+    """Turn form fields (all strings on the wire) into Python values.
+
+    aiogram sends scalars as text and objects as JSON strings; a value that
+    fails to decode is kept as the raw string so the handler can answer with
+    the error Telegram gives for it.
+    """
+    params: dict[str, Any] = {}
+    for key, value in raw.items():
+        if isinstance(value, str):
+            if key in _JSON_FIELDS:
+                with contextlib.suppress(ValueError):
+                    value = json.loads(value)
+            elif key in _INT_FIELDS:
+                with contextlib.suppress(ValueError):
+                    value = int(value)
+            elif key in _BOOL_FIELDS:
+                value = value.lower() in {"true", "1"}
+        params[key] = value
+    return params
+
+
+Handler = Callable[["BotApi", dict[str, Any]], Any]
+_HANDLERS: dict[str, tuple[str, Handler]] = {}
+
+
+def api_method(name: str) -> Callable[[Handler], Handler]:
+    """Register a handler under its Bot API name (looked up case-insensitively)."""
+
+    def register(func: Handler) -> Handler:
+        _HANDLERS[name.lower()] = (name, func)
+        return func
+
+    return register
+
+
+def lookup(method: str) -> tuple[str, Handler] | None:
+    """``(canonical name, handler)`` for a method name in any letter case."""
+    return _HANDLERS.get(method.lower())
+
+
+class BotApi:
+    """Implementations of the Bot API methods over a :class:`World`.
+
+    ``strict_html`` is forwarded to the HTML parser (see
+    :func:`~.markup.parse_html`).
+    """
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.strict_html = True
+
+    async def call(self, method: str, params: dict[str, Any]) -> Any:
+        entry = lookup(method)
+        if entry is None:
+            raise ApiError(404, errors.METHOD_NOT_FOUND)
+        return entry[1](self, params)
+
+    # ------------------------------------------------------------- validation
+
+    def prepare_text(
+        self, params: dict[str, Any], *, editing: bool
+    ) -> tuple[str, list[dict[str, Any]], str, str | None]:
+        """``(plain text, entities, raw text, parse_mode)`` or Telegram's 400.
+
+        The length limit applies after entity parsing and trimming, like on
+        Telegram, so markup does not count against the 4096 characters.
+        """
+        raw = params.get("text")
+        if raw is None or raw == "":
+            raise bad_request(errors.TEXT_EMPTY)
+        raw = str(raw)
+        parse_mode = params.get("parse_mode") or None
+        if "entities" in params:
+            entities = params["entities"]
+            if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
+                raise bad_request(errors.BAD_ENTITIES_JSON)
+            plain = raw
+        elif parse_mode is not None:
+            mode = str(parse_mode).lower()
+            if mode == "html":
+                plain, entities = parse_html(raw, strict_ampersand=self.strict_html)
+            elif mode in {"markdown", "markdownv2"}:
+                raise parse_failure(
+                    f"the fake Telegram implements only the HTML parse mode, not {parse_mode}"
+                )
+            else:
+                raise bad_request(errors.UNSUPPORTED_PARSE_MODE)
+        else:
+            plain, entities = raw, []
+        plain, entities = trim(plain, entities)
+        if not plain:
+            raise bad_request(errors.TEXT_EMPTY)
+        if len(plain) > MAX_TEXT:
+            raise bad_request(errors.EDIT_TEXT_TOO_LONG if editing else errors.TEXT_TOO_LONG)
+        return plain, entities, raw, parse_mode
+
+    def prepare_markup(self, raw: Any, *, inline_only: bool) -> dict[str, Any] | None:
+        """Validate reply_markup like Telegram; an empty inline keyboard means none."""
+        if raw is None or raw == "":
+            return None
+        if not isinstance(raw, dict):
+            raise bad_request(errors.BAD_MARKUP)
+        if "inline_keyboard" not in raw:
+            if inline_only or not ({"keyboard", "remove_keyboard", "force_reply"} & raw.keys()):
+                raise bad_request(errors.BAD_MARKUP)
+            return raw
+        rows = raw["inline_keyboard"]
+        if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+            raise bad_request(errors.BAD_MARKUP)
+        clean_rows: list[list[dict[str, Any]]] = []
+        for row in rows:
+            clean_row = [self.check_button(button) for button in row]
+            if clean_row:
+                clean_rows.append(clean_row)
+        return {"inline_keyboard": clean_rows} if clean_rows else None
+
+    def check_button(self, button: Any) -> dict[str, Any]:
+        if not isinstance(button, dict) or not isinstance(button.get("text"), str):
+            raise bad_request(
+                "Bad Request: can't parse inline keyboard button: "
+                'Field "text" must be of type String'
+            )
+        clean = {k: v for k, v in button.items() if v is not None}
+        if "callback_data" in clean:
+            data = clean["callback_data"]
+            if (
+                not isinstance(data, str)
+                or not data
+                or len(data.encode("utf-8")) > MAX_CALLBACK_DATA_BYTES
+            ):
+                raise bad_request(errors.BUTTON_DATA_INVALID)
+        elif "url" in clean:
+            if not isinstance(clean["url"], str) or not _BUTTON_URL_RE.match(clean["url"]):
+                raise bad_request(errors.BUTTON_URL_INVALID)
+        elif not (_BUTTON_ACTIONS & clean.keys()):
+            raise bad_request(errors.TEXT_BUTTONS_UNALLOWED)
+        return clean
+
+    def message_for_edit(self, params: dict[str, Any], missing: str) -> FakeMessage:
+        if params.get("inline_message_id"):
+            raise bad_request("Bad Request: MESSAGE_ID_INVALID")
+        chat = self.world.access(params.get("chat_id"), write=True)
+        if params.get("message_id") in (None, ""):
+            raise bad_request(errors.MESSAGE_ID_MISSING)
+        message = self.world.live_message(chat, params["message_id"])
+        if message is None:
+            raise bad_request(missing)
+        return message
+
+    def apply_edit(
+        self,
+        message: FakeMessage,
+        *,
+        text: str,
+        html: str | None,
+        parse_mode: str | None,
+        entities: list[dict[str, Any]],
+        markup: dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        """Change a bot message, refusing a no-op with Telegram's "not modified"."""
+        if not message.from_bot:
+            raise bad_request(errors.CANT_EDIT)
+        if (
+            text == message.text
+            and entities == message.entities
+            and markup == message.inline_keyboard
+        ):
+            raise bad_request(errors.NOT_MODIFIED)
+        message.history.append(
+            MessageVersion(
+                text=message.text,
+                html=message.html,
+                entities=message.entities,
+                reply_markup=message.reply_markup,
+                date=self.world.now(),
+            )
+        )
+        message.text, message.html, message.parse_mode = text, html, parse_mode
+        message.entities = entities
+        message.reply_markup = markup
+        message.edits += 1
+        message.edit_date = int(self.world.now())
+        self.world.on_change()
+        return message.to_api()
+
+    def reply_target(self, chat: FakeChat, params: dict[str, Any]) -> FakeMessage | None:
+        reply = params.get("reply_parameters")
+        allow_missing = bool(params.get("allow_sending_without_reply"))
+        if isinstance(reply, dict):
+            reply_id = reply.get("message_id")
+            allow_missing = allow_missing or bool(reply.get("allow_sending_without_reply"))
+            if reply.get("chat_id") not in (None, chat.id):
+                reply_chat = self.world.resolve_chat(reply["chat_id"])
+                target = self.world.live_message(reply_chat, reply_id)
+                if target is None and not allow_missing:
+                    raise bad_request(errors.REPLY_NOT_FOUND)
+                return target
+        else:
+            reply_id = params.get("reply_to_message_id")
+        if reply_id in (None, ""):
+            return None
+        target = self.world.live_message(chat, reply_id)
+        if target is None and not allow_missing:
+            raise bad_request(errors.REPLY_NOT_FOUND)
+        return target
+
+    def user_id_param(self, params: dict[str, Any]) -> int:
+        value = params.get("user_id")
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise bad_request(errors.INVALID_USER_ID)
+        return value
+
+    def scope_key(self, params: dict[str, Any]) -> tuple[str, str]:
+        scope = params.get("scope") or {"type": "default"}
+        if not isinstance(scope, dict) or "type" not in scope:
+            raise bad_request("Bad Request: can't parse BotCommandScope JSON object")
+        if scope["type"] in _SCOPES_WITH_CHAT:
+            self.world.resolve_chat(scope.get("chat_id"))
+        return json.dumps(scope, sort_keys=True), str(params.get("language_code") or "")
+
+
+# ---------------------------------------------------------------- the methods
+
+
+@api_method("getMe")
+def get_me(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **api.world.bot.to_api(),
+        "can_join_groups": True,
+        "can_read_all_group_messages": not api.world.privacy_mode,
+        "supports_inline_queries": False,
+        "can_connect_to_business": False,
+        "has_main_web_app": False,
+    }
+
+
+@api_method("sendMessage")
+def send_message(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
+    text, entities, raw, parse_mode = api.prepare_text(params, editing=False)
+    markup = api.prepare_markup(params.get("reply_markup"), inline_only=False)
+    chat = api.world.access(params.get("chat_id"), write=True)
+    reply_to = api.reply_target(chat, params)
+    message = api.world.add_message(
+        chat,
+        api.world.bot,
+        text=text,
+        html=raw,
+        parse_mode=parse_mode,
+        entities=entities,
+        reply_markup=markup,
+        reply_to=reply_to,
+    )
+    return message.to_api()
+
+
+@api_method("editMessageText")
+def edit_message_text(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
+    text, entities, raw, parse_mode = api.prepare_text(params, editing=True)
+    # Omitting reply_markup removes the keyboard: Telegram does not keep it.
+    markup = api.prepare_markup(params.get("reply_markup"), inline_only=True)
+    message = api.message_for_edit(params, errors.EDIT_NOT_FOUND)
+    return api.apply_edit(
+        message, text=text, html=raw, parse_mode=parse_mode, entities=entities, markup=markup
+    )
+
+
+@api_method("editMessageReplyMarkup")
+def edit_message_reply_markup(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
+    markup = api.prepare_markup(params.get("reply_markup"), inline_only=True)
+    message = api.message_for_edit(params, errors.EDIT_NOT_FOUND)
+    return api.apply_edit(
+        message,
+        text=message.text,
+        html=message.html,
+        parse_mode=message.parse_mode,
+        entities=message.entities,
+        markup=markup,
+    )
+
+
+@api_method("deleteMessage")
+def delete_message(api: BotApi, params: dict[str, Any]) -> bool:
+    chat = api.world.access(params.get("chat_id"), write=True)
+    if params.get("message_id") in (None, ""):
+        raise bad_request(errors.MESSAGE_ID_MISSING)
+    message = api.world.live_message(chat, params["message_id"])
+    if message is None:
+        raise bad_request(errors.DELETE_NOT_FOUND)
+    too_old = api.world.now() - message.date > DELETE_WINDOW
+    foreign_in_group = not message.from_bot and chat.is_group and not api.world.bot_is_admin(chat)
+    if too_old or foreign_in_group:
+        raise bad_request(errors.CANT_DELETE)
+    message.deleted = True
+    del chat.messages[message.message_id]
+    if message.message_id in chat.pinned:
+        chat.pinned.remove(message.message_id)
+    api.world.on_change()
+    return True
+
+
+@api_method("answerCallbackQuery")
+def answer_callback_query(api: BotApi, params: dict[str, Any]) -> bool:
+    pending = api.world.callbacks.get(str(params.get("callback_query_id", "")))
+    if pending is None or pending.answered or api.world.now() - pending.created > 15:
+        raise bad_request(errors.QUERY_TOO_OLD)
+    text = params.get("text")
+    if isinstance(text, str) and len(text) > MAX_ALERT:
+        raise bad_request(errors.ALERT_TOO_LONG)
+    pending.answered = True
+    answer = {
+        "text": text,
+        "show_alert": bool(params.get("show_alert", False)),
+        "url": params.get("url"),
+        "cache_time": params.get("cache_time"),
+    }
+    if not pending.answer.done():
+        pending.answer.set_result(answer)
+    api.world.on_change()
+    return True
+
+
+@api_method("setMyCommands")
+def set_my_commands(api: BotApi, params: dict[str, Any]) -> bool:
+    commands = params.get("commands")
+    if not isinstance(commands, list):
+        raise bad_request("Bad Request: can't parse commands JSON object")
+    clean: list[dict[str, Any]] = []
+    for command in commands:
+        if not isinstance(command, dict):
+            raise bad_request("Bad Request: can't parse BotCommand JSON object")
+        name = str(command.get("command", "")).removeprefix("/")
+        description = str(command.get("description", ""))
+        if not _BOT_COMMAND_RE.match(name):
+            raise bad_request(errors.BOT_COMMAND_INVALID)
+        if not 1 <= len(description) <= 256:
+            raise bad_request("Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
+        clean.append({"command": name, "description": description})
+    key = api.scope_key(params)
+    if clean:
+        api.world.commands[key] = clean
+    else:
+        api.world.commands.pop(key, None)
+    return True
+
+
+@api_method("getMyCommands")
+def get_my_commands(api: BotApi, params: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(api.world.commands.get(api.scope_key(params), []))
+
+
+@api_method("deleteMyCommands")
+def delete_my_commands(api: BotApi, params: dict[str, Any]) -> bool:
+    api.world.commands.pop(api.scope_key(params), None)
+    return True
+
+
+@api_method("getChat")
+def get_chat(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
+    chat = api.world.access(params.get("chat_id"), write=False)
+    info: dict[str, Any] = {
+        **chat.to_api(),
+        "accent_color_id": 0,
+        "max_reaction_count": 11,
+        "accepted_gift_types": {
+            "unlimited_gifts": False,
+            "limited_gifts": False,
+            "unique_gifts": False,
+            "premium_subscription": False,
+            "gifts_from_channels": False,
+        },
+    }
+    if chat.pinned:
+        info["pinned_message"] = chat.messages[chat.pinned[-1]].to_api()
+    if chat.migrated_from is not None:
+        info["migrated_from_chat_id"] = chat.migrated_from
+    return info
+
+
+@api_method("getChatMember")
+def get_chat_member(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
+    chat = api.world.access(params.get("chat_id"), write=False)
+    user_id = api.user_id_param(params)
+    user = api.world.bot if user_id == api.world.bot.id else api.world.users.get(user_id)
+    if user is None:
+        raise bad_request(errors.USER_NOT_FOUND)
+    return api.world.member_object(user, api.world.member_status(chat, user_id))
+
+
+@api_method("getChatAdministrators")
+def get_chat_administrators(api: BotApi, params: dict[str, Any]) -> list[dict[str, Any]]:
+    chat = api.world.access(params.get("chat_id"), write=False)
+    if not chat.is_group:
+        raise bad_request(errors.NO_ADMINS_IN_PRIVATE)
+    admins = [
+        api.world.member_object(api.world.users[user_id], status)
+        for user_id, status in chat.members.items()
+        if status in {"creator", "administrator"}
+    ]
+    if api.world.bot_is_admin(chat):
+        admins.append(api.world.member_object(api.world.bot, chat.bot_status))
+    return admins
+
+
+@api_method("sendChatAction")
+def send_chat_action(api: BotApi, params: dict[str, Any]) -> bool:
+    if params.get("action") not in _CHAT_ACTIONS:
+        raise bad_request(errors.WRONG_ACTION)
+    api.world.access(params.get("chat_id"), write=True)
+    return True
+
+
+@api_method("pinChatMessage")
+def pin_chat_message(api: BotApi, params: dict[str, Any]) -> bool:
+    chat = api.world.access(params.get("chat_id"), write=True)
+    if chat.is_group and not api.world.bot_is_admin(chat):
+        raise bad_request(errors.NO_PIN_RIGHTS)
+    message = api.world.live_message(chat, params.get("message_id"))
+    if message is None:
+        raise bad_request(errors.PIN_NOT_FOUND)
+    if message.message_id in chat.pinned:
+        chat.pinned.remove(message.message_id)
+    chat.pinned.append(message.message_id)
+    api.world.on_change()
+    return True
+
+
+@api_method("unpinChatMessage")
+def unpin_chat_message(api: BotApi, params: dict[str, Any]) -> bool:
+    chat = api.world.access(params.get("chat_id"), write=True)
+    if chat.is_group and not api.world.bot_is_admin(chat):
+        raise bad_request(errors.NO_PIN_RIGHTS)
+    message_id = params.get("message_id")
+    if message_id in (None, ""):
+        if chat.pinned:
+            chat.pinned.pop()
+    else:
+        if api.world.live_message(chat, message_id) is None:
+            raise bad_request("Bad Request: message to unpin not found")
+        if message_id in chat.pinned:
+            chat.pinned.remove(message_id)
+    api.world.on_change()
+    return True
+
+
+@api_method("setChatMenuButton")
+def set_chat_menu_button(api: BotApi, params: dict[str, Any]) -> bool:
+    chat_id = None
+    if params.get("chat_id") not in (None, ""):
+        chat_id = api.world.access(params["chat_id"], write=False).id
+    button = params.get("menu_button") or {"type": "default"}
+    if not isinstance(button, dict) or button.get("type") not in {"default", "commands", "web_app"}:
+        raise bad_request("Bad Request: can't parse menu button JSON object")
+    api.world.menu_buttons[chat_id] = button
+    return True
+
+
+@api_method("getChatMenuButton")
+def get_chat_menu_button(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
+    chat_id = None
+    if params.get("chat_id") not in (None, ""):
+        chat_id = api.world.access(params["chat_id"], write=False).id
+    buttons = api.world.menu_buttons
+    return buttons.get(chat_id) or buttons.get(None) or {"type": "default"}
+
+
+@api_method("deleteWebhook")
+def delete_webhook(api: BotApi, params: dict[str, Any]) -> bool:
+    if params.get("drop_pending_updates"):
+        api.world.updates.clear()
+        api.world.on_change()
+    return True
+
+
+@api_method("getWebhookInfo")
+def get_webhook_info(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "url": "",
+        "has_custom_certificate": False,
+        "pending_update_count": len(api.world.updates),
+    }
+
+
+@api_method("close")
+def close(api: BotApi, params: dict[str, Any]) -> bool:
+    return True
+
+
+@api_method("logOut")
+def log_out(api: BotApi, params: dict[str, Any]) -> bool:
+    return True
