@@ -62,7 +62,9 @@ class App:
         self.outbox._on_forbidden = self.play.on_forbidden
         dp = Dispatcher()
         dp.include_routers(*routers())
-        i18n = I18nMiddleware(core=core, manager=UserLocaleManager(s.default_lang), default_locale=s.default_lang)
+        i18n = I18nMiddleware(
+            core=core, manager=UserLocaleManager(s.default_lang), default_locale=s.default_lang
+        )
         i18n.setup(dispatcher=dp)
         dp["tables"] = self.tables
         dp["play"] = self.play

@@ -176,9 +176,7 @@ class PlayService:
             raise UserError("err-game_over")
         return live
 
-    async def _commit(
-        self, live: LiveTable, seat: int, action: int, user_id: int | None
-    ) -> None:
+    async def _commit(self, live: LiveTable, seat: int, action: int, user_id: int | None) -> None:
         """Validate against the engine, then write the move and its messages atomically."""
         g = live.game
         assert g is not None and live.game_id is not None
@@ -195,7 +193,9 @@ class PlayService:
                 if new_hand:
                     live.looked = set()
                     line = after.sheet[-1]
-                    await render.group_note(conn, live, hand_result(self.reg.tr_group(live), live, line))
+                    await render.group_note(
+                        conn, live, hand_result(self.reg.tr_group(live), live, line)
+                    )
                 if after.finished:
                     await repo.end_game(conn, live.game_id, "finished", after.winner)
                     await repo.update_table(conn, live.table_id, status="finished")

@@ -66,7 +66,13 @@ class TableService:
             )
             rules = PRESETS["classic"]
             table_id = await repo.create_table(
-                conn, chat_id, title, person.user_id, rules_to_json(rules), rules.players, person.lang
+                conn,
+                chat_id,
+                title,
+                person.user_id,
+                rules_to_json(rules),
+                rules.players,
+                person.lang,
             )
             if user is not None and user.started and not user.blocked:
                 await repo.set_seat(conn, table_id, 0, person.user_id)
@@ -264,4 +270,3 @@ class TableService:
             self.reg.forget(table_id)
         self.ctx.outbox.wake()
         return live
-

@@ -28,7 +28,11 @@ def player_name(tr: Tr, table: LiveTable, seat: int) -> str:
 
 def side_name(tr: Tr, table: LiveTable, side: int) -> str:
     members = sides(table.players)[side]
-    return tr("join-names", a=player_name(tr, table, members[0]), b=player_name(tr, table, members[1])) if len(members) == 2 else player_name(tr, table, members[0])
+    return (
+        tr("join-names", a=player_name(tr, table, members[0]), b=player_name(tr, table, members[1]))
+        if len(members) == 2
+        else player_name(tr, table, members[0])
+    )
 
 
 def preset_label(tr: Tr, rules: Rules) -> str:

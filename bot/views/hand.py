@@ -63,7 +63,8 @@ def hand_message(tr: Tr, table: LiveTable, seat: int) -> tuple[str, InlineKeyboa
     lines.append(tr("hand-bids", bids=", ".join(bids)))
     if g.phase == PLAY:
         tricks = ", ".join(
-            tr("hand-tricks-of", name=player_name(tr, table, s), n=g.tricks_won[s]) for s in range(n)
+            tr("hand-tricks-of", name=player_name(tr, table, s), n=g.tricks_won[s])
+            for s in range(n)
         )
         lines.append(tr("hand-tricks", tricks=tricks))
         if g.trick:
@@ -133,7 +134,9 @@ def _bid_keyboard(tr: Tr, table: LiveTable, g: Game) -> InlineKeyboardMarkup:
     row: list[InlineKeyboardButton] = []
     for b in g.allowed_bids(g.to_move):
         text = tr("btn-nil") if b == 0 else str(b)
-        row.append(InlineKeyboardButton(text=text, callback_data=MoveCb(t=t, s=s, a=BID + b).pack()))
+        row.append(
+            InlineKeyboardButton(text=text, callback_data=MoveCb(t=t, s=s, a=BID + b).pack())
+        )
         if len(row) == 5:
             rows.append(row)
             row = []

@@ -70,7 +70,9 @@ def sheet_block(tr: Tr, table: LiveTable) -> str:
         row = [str(line["hand"] + 1)]
         row.append(
             " ".join(
-                (blind_mark if line["blind"][s] else "0") if line["bids"][s] == 0 else str(line["bids"][s])
+                (blind_mark if line["blind"][s] else "0")
+                if line["bids"][s] == 0
+                else str(line["bids"][s])
                 for s in range(n)
             )
         )

@@ -115,7 +115,9 @@ def options_screen(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]
         rows.append(
             [
                 InlineKeyboardButton(
-                    text=tr("btn-option", name=tr(f"opt-{name}"), value=option_value(tr, name, value)),
+                    text=tr(
+                        "btn-option", name=tr(f"opt-{name}"), value=option_value(tr, name, value)
+                    ),
                     callback_data=TableCb(t=table.table_id, op=OPTION, v=i).pack(),
                 )
             ]
@@ -149,9 +151,7 @@ def game_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup | No
         tr("table-game-title", rules=preset_label(tr, table.rules), target=table.rules.target),
     ]
     if g.phase != OVER:
-        lines.append(
-            tr("table-hand", hand=g.hand_no + 1, dealer=player_name(tr, table, g.dealer))
-        )
+        lines.append(tr("table-hand", hand=g.hand_no + 1, dealer=player_name(tr, table, g.dealer)))
     lines.append("")
     for seat in range(n):
         marker = "▶️ " if seat == g.to_move else ""

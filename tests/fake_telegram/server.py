@@ -356,7 +356,10 @@ class FakeTelegram:
             remaining = deadline - loop.time()
             if remaining <= 0 or self._closing.is_set():
                 return []
-            await self._wait_change(remaining)
+            # Re-check at least every 50 ms: a wake-up can be missed when an
+            # update is queued between two polls, and a test must not wait a
+            # whole long-poll timeout for it.
+            await self._wait_change(min(remaining, 0.05))
 
     # ------------------------------------------------------------------ faults
 

@@ -1,0 +1,191 @@
+"""Run the real bot against the fake Bot API and play as people would.
+
+Two ways to run it: in this process (``InProcessBot``: the real ``App`` with
+polling as a task) and as a separate ``python -m bot`` process
+(``BotProcess``), which a test can kill with SIGKILL mid-game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fake_telegram import FakeMessage, FakeTelegram, FakeUser
+
+from bot.app import App
+from bot.config import Settings, load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bot_env(fake: FakeTelegram, db_path: Path, **extra: Any) -> dict[str, str]:
+    env = {
+        "BOT_TOKEN": fake.token,
+        "BOT_API_URL": fake.base_url,
+        "DATABASE_PATH": str(db_path),
+        "AI_MOVE_DELAY": "0",
+        "AI_LEVEL": "novice",
+        "GROUP_MESSAGES_PER_MINUTE": "0",
+        "PRIVATE_MESSAGES_PER_SECOND": "0",
+        "GLOBAL_MESSAGES_PER_SECOND": "0",
+        "LOG_LEVEL": "WARNING",
+    }
+    env.update({k.upper(): str(v) for k, v in extra.items()})
+    return env
+
+
+def settings_for(fake: FakeTelegram, db_path: Path, **extra: Any) -> Settings:
+    env = bot_env(fake, db_path, **extra)
+    return load_settings(env_file=None, **{k.lower(): v for k, v in env.items()})
+
+
+async def polling_started(fake: FakeTelegram, after: int, timeout: float = 15) -> None:
+    """The bot is ready once its first long poll has reached the fake."""
+    await fake.wait_for(
+        lambda: any(c.method == "getUpdates" for c in fake.calls[after:]), timeout=timeout
+    )
+
+
+class InProcessBot:
+    def __init__(self, settings: Settings) -> None:
+        self.app = App(settings)
+        self.task: asyncio.Task[None] | None = None
+
+    async def start(self, fake: FakeTelegram) -> None:
+        after = len(fake.calls)
+        self.task = asyncio.create_task(self.app.run())
+        await polling_started(fake, after)
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            try:
+                await self.task
+            except asyncio.CancelledError:
+                pass
+
+
+class BotProcess:
+    """``python -m bot`` in a child process: what a deployment runs."""
+
+    def __init__(self, fake: FakeTelegram, db_path: Path, **extra: Any) -> None:
+        self.env = {**os.environ, **bot_env(fake, db_path, **extra)}
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    async def start(self, fake: FakeTelegram) -> None:
+        after = len(fake.calls)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bot"], cwd=ROOT, env=self.env, stderr=subprocess.PIPE
+        )
+        await polling_started(fake, after, timeout=30)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, exactly like a crash."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> str:
+        assert self.proc is not None
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+        return err
+
+
+@dataclass
+class Table:
+    fake: FakeTelegram
+    group: int
+    users: list[FakeUser]
+
+    def table_message(self) -> FakeMessage:
+        found = self.find_table_message()
+        if found is None:
+            raise AssertionError("no table message in the group")
+        return found
+
+    def find_table_message(self) -> FakeMessage | None:
+        for m in reversed(self.fake.chat_messages(self.group)):
+            if any((b.value or "").startswith("t:") for b in m.buttons()) or "🃏" in m.text:
+                return m
+        return None
+
+    def actionable(self) -> list[tuple[FakeUser, FakeMessage]]:
+        """Private messages that currently offer a move (bid, card, blind, look)."""
+        out = []
+        for u in self.users:
+            for m in reversed(self.fake.chat_messages(u.id)):
+                if any((b.value or "").startswith(("m:", "l:")) for b in m.buttons()):
+                    out.append((u, m))
+                    break
+        return out
+
+
+def move_buttons(message: FakeMessage) -> list[str]:
+    return [b.value for b in message.buttons() if b.value and b.value.startswith("m:")]
+
+
+async def play_moves(
+    table: Table,
+    until: Any,
+    max_presses: int = 5000,
+    choose: Any = None,
+) -> int:
+    """Press buttons as the players would until ``until()`` holds. Returns presses made.
+
+    By default: open cards rather than bid blind, bid the highest number
+    offered, play the first playable card.
+    """
+    fake = table.fake
+    presses = 0
+    while not until():
+        await fake.wait_idle(quiet=0.03, timeout=30)
+        if until():
+            break
+        acted = False
+        for user, msg in table.actionable():
+            moves = move_buttons(msg)
+            looks = [b.value for b in msg.buttons() if b.value and b.value.startswith("l:")]
+            if looks:
+                data = looks[0]
+            elif moves:
+                data = choose(msg, moves) if choose else _default_choice(msg, moves)
+            else:
+                continue
+            press = await fake.press(user, user.id, msg.message_id, data)
+            await press.answer(timeout=10)
+            presses += 1
+            acted = True
+            break
+        if not acted:
+            await fake.wait_idle(quiet=0.1, timeout=30)
+            if not until() and not table.actionable():
+                raise AssertionError(
+                    "nobody can move and the game did not end\n" + fake.dump_calls()
+                )
+        if presses >= max_presses:
+            raise AssertionError("too many presses")
+    return presses
+
+
+def action_of(data: str) -> int:
+    return int(data.split(":")[3])
+
+
+def _default_choice(msg: FakeMessage, moves: list[str]) -> str:
+    bids = [m for m in moves if 52 <= action_of(m) < 70]
+    if bids:
+        return bids[-1]
+    return moves[0]
