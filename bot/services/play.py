@@ -9,6 +9,7 @@ Only after the commit is the in-memory game replaced and the press answered.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import sqlite3
@@ -272,8 +273,6 @@ class PlayService:
         for task in self._runners.values():
             task.cancel()
         for task in self._runners.values():
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-            except (asyncio.CancelledError, Exception):
-                pass
         self._runners.clear()

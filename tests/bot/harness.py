@@ -8,6 +8,7 @@ polling as a task) and as a separate ``python -m bot`` process
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -65,10 +66,8 @@ class InProcessBot:
     async def stop(self) -> None:
         if self.task is not None:
             self.task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self.task
-            except asyncio.CancelledError:
-                pass
 
 
 class BotProcess:

@@ -54,7 +54,7 @@ async def test_four_friends_play_a_whole_game(fake: FakeTelegram, tmp_path) -> N
         # Gosha never pressed Start: the seat button sends him to the bot first.
         press = await fake.press_button(gosha, table.table_message(), text_contains="Запад")
         answer = await press.answer()
-        assert answer["url"] == f"https://t.me/piki_test_bot?start=join_1_3"
+        assert answer["url"] == "https://t.me/piki_test_bot?start=join_1_3"
         await fake.wait_idle(quiet=0.05)
         assert "Гоша" not in table.table_message().text
         await fake.start_bot(gosha, "join_1_3")
