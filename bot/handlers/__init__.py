@@ -6,4 +6,4 @@ from bot.handlers import buttons, errors, group, private
 
 
 def routers() -> list[Router]:
-    return [errors.router, private.router, group.router, buttons.router]
+    return [errors.build(), private.build(), group.build(), buttons.build()]

@@ -26,28 +26,22 @@ from bot.services.errors import UserError
 from bot.services.play import PlayService
 from bot.services.tables import TableService
 
-router = Router(name="buttons")
 
-
-@router.callback_query(MoveCb.filter())
 async def on_move(cb: CallbackQuery, callback_data: MoveCb, play: PlayService) -> None:
     await play.human_move(callback_data.t, cb.from_user.id, callback_data.s, callback_data.a)
     await cb.answer()
 
 
-@router.callback_query(LookCb.filter())
 async def on_look(cb: CallbackQuery, callback_data: LookCb, play: PlayService) -> None:
     await play.look(callback_data.t, cb.from_user.id)
     await cb.answer()
 
 
-@router.callback_query(WhyCb.filter())
 async def on_why(cb: CallbackQuery, callback_data: WhyCb, play: PlayService) -> None:
     key = await play.why(callback_data.t, cb.from_user.id, callback_data.s, callback_data.a)
     raise UserError(key)
 
 
-@router.callback_query(TableCb.filter())
 async def on_table(
     cb: CallbackQuery,
     callback_data: TableCb,
@@ -91,7 +85,17 @@ async def on_table(
     await cb.answer()
 
 
-@router.callback_query()
 async def on_unknown(cb: CallbackQuery) -> None:
     """Data we never produced, or from an older version: refuse, change nothing."""
     raise UserError("err-stale")
+
+
+def build() -> Router:
+    """A fresh router: each App (and each test) gets its own."""
+    router = Router(name="buttons")
+    router.callback_query.register(on_move, MoveCb.filter())
+    router.callback_query.register(on_look, LookCb.filter())
+    router.callback_query.register(on_why, WhyCb.filter())
+    router.callback_query.register(on_table, TableCb.filter())
+    router.callback_query.register(on_unknown)
+    return router

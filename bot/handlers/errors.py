@@ -12,13 +12,11 @@ from aiogram_i18n import I18nContext
 from bot.services.errors import UserError
 
 log = logging.getLogger(__name__)
-router = Router(name="errors")
 
 # Refusals that are routine (a double press) show as a passing toast, not a pop-up.
 TOASTS = {"err-stale"}
 
 
-@router.error(ExceptionTypeFilter(UserError))
 async def on_user_error(event: ErrorEvent, i18n: I18nContext) -> None:
     err = event.exception
     assert isinstance(err, UserError)
@@ -29,7 +27,6 @@ async def on_user_error(event: ErrorEvent, i18n: I18nContext) -> None:
         await event.update.message.reply(text)
 
 
-@router.error()
 async def on_any_error(event: ErrorEvent, i18n: I18nContext) -> None:
     # The exception text may mention cards; log its type and where, not its words.
     log.error(
@@ -46,3 +43,11 @@ async def on_any_error(event: ErrorEvent, i18n: I18nContext) -> None:
             await event.update.message.reply(text)
     except Exception:
         log.warning("could not tell the user about the error")
+
+
+def build() -> Router:
+    """A fresh router: each App (and each test) gets its own."""
+    router = Router(name="errors")
+    router.errors.register(on_user_error, ExceptionTypeFilter(UserError))
+    router.errors.register(on_any_error)
+    return router

@@ -12,24 +12,18 @@ from bot.handlers.common import is_admin, person
 from bot.services.lookups import LookupService
 from bot.services.tables import TableService
 
-router = Router(name="group")
-router.message.filter(F.chat.type.in_({"group", "supergroup"}))
 
-
-@router.message(Command("newgame"))
 async def on_newgame(message: Message, tables: TableService) -> None:
     assert message.from_user is not None
     await tables.new_table(message.chat.id, message.chat.title or "", person(message.from_user))
 
 
-@router.message(Command("leave"))
 async def on_leave(message: Message, i18n: I18nContext, tables: TableService) -> None:
     assert message.from_user is not None
     outcome = await tables.leave(message.chat.id, person(message.from_user))
     await message.reply(i18n.get(outcome))
 
 
-@router.message(Command("cancel"))
 async def on_cancel(message: Message, bot: Bot, i18n: I18nContext, tables: TableService) -> None:
     assert message.from_user is not None
     admin = await is_admin(bot, message.chat.id, message.from_user.id)
@@ -51,16 +45,26 @@ async def on_cancel(message: Message, bot: Bot, i18n: I18nContext, tables: Table
     await message.reply(i18n.get("cancel-confirm"), reply_markup=keyboard)
 
 
-@router.message(Command("score"))
 async def on_score(message: Message, i18n: I18nContext, lookups: LookupService) -> None:
     await message.answer(await lookups.score_in_chat(message.chat.id, i18n.locale))
 
 
-@router.message(Command("rules"))
 async def on_rules(message: Message, i18n: I18nContext, lookups: LookupService) -> None:
     await message.answer(await lookups.rules_in_chat(message.chat.id, i18n.locale))
 
 
-@router.message(Command("help"))
 async def on_help(message: Message, i18n: I18nContext) -> None:
     await message.answer(i18n.get("help"))
+
+
+def build() -> Router:
+    """A fresh router: each App (and each test) gets its own."""
+    router = Router(name="group")
+    router.message.filter(F.chat.type.in_({"group", "supergroup"}))
+    router.message.register(on_newgame, Command("newgame"))
+    router.message.register(on_leave, Command("leave"))
+    router.message.register(on_cancel, Command("cancel"))
+    router.message.register(on_score, Command("score"))
+    router.message.register(on_rules, Command("rules"))
+    router.message.register(on_help, Command("help"))
+    return router

@@ -14,13 +14,9 @@ from bot.i18n import esc
 from bot.services.play import PlayService
 from bot.services.tables import TableService
 
-router = Router(name="private")
-router.message.filter(F.chat.type == "private")
-
 JOIN = re.compile(r"^join_(\d{1,12})_(\d)$")
 
 
-@router.message(CommandStart())
 async def on_start(
     message: Message,
     command: CommandObject,
@@ -40,11 +36,19 @@ async def on_start(
     await message.answer(i18n.get("welcome", name=esc(who.first_name)))
 
 
-@router.message(Command("help"))
 async def on_help(message: Message, i18n: I18nContext) -> None:
     await message.answer(i18n.get("help"))
 
 
-@router.message(Command("newgame"))
 async def on_newgame_private(message: Message, i18n: I18nContext) -> None:
     await message.answer(i18n.get("newgame-in-group"))
+
+
+def build() -> Router:
+    """A fresh router: each App (and each test) gets its own."""
+    router = Router(name="private")
+    router.message.filter(F.chat.type == "private")
+    router.message.register(on_start, CommandStart())
+    router.message.register(on_help, Command("help"))
+    router.message.register(on_newgame_private, Command("newgame"))
+    return router

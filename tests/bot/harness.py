@@ -61,7 +61,13 @@ class InProcessBot:
     async def start(self, fake: FakeTelegram) -> None:
         after = len(fake.calls)
         self.task = asyncio.create_task(self.app.run())
-        await polling_started(fake, after)
+        ready = asyncio.create_task(polling_started(fake, after))
+        await asyncio.wait([self.task, ready], return_when=asyncio.FIRST_COMPLETED)
+        if self.task.done():
+            ready.cancel()
+            self.task.result()  # the bot died while starting: show why
+            raise AssertionError("the bot stopped while starting")
+        await ready
 
     async def stop(self) -> None:
         if self.task is not None:

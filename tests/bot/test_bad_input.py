@@ -1,0 +1,152 @@
+"""Wrong buttons, forged data, double presses: a short answer, no change."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+from fake_telegram import FakeTelegram
+from harness import InProcessBot, Table, move_buttons, settings_for
+
+GROUP = -1005555
+
+
+@pytest.fixture
+async def fake():
+    async with FakeTelegram(bot_username="piki_test_bot") as f:
+        yield f
+
+
+@pytest.fixture
+async def game(fake: FakeTelegram, tmp_path):
+    """Two people (North and South) against two computer seats, game started."""
+    db = tmp_path / "spades.db"
+    bot = InProcessBot(settings_for(fake, db))
+    await bot.start(fake)
+    anna, boris, outsider = (
+        fake.add_user(201, "Анна"),
+        fake.add_user(202, "Борис"),
+        fake.add_user(203, "Чужой"),
+    )
+    fake.add_group(GROUP, "Группа", members=[anna, boris, outsider], admins=[anna])
+    for u in (anna, boris, outsider):
+        await fake.start_bot(u)
+    await fake.send_text(anna, GROUP, "/newgame")
+    table = Table(fake, GROUP, [anna, boris])
+    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
+    await (await fake.press_button(boris, table.table_message(), text_contains="Юг")).answer()
+    await fake.wait_for(lambda: "Борис" in table.table_message().text)
+    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    await fake.wait_for(lambda: table.actionable())
+    await fake.wait_idle(quiet=0.05)
+    yield fake, table, db, outsider
+    await bot.stop()
+
+
+def action_count(db) -> int:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+    finally:
+        con.close()
+
+
+async def test_double_press_applies_once(game) -> None:
+    fake, table, db, _ = game
+    user, msg = table.actionable()[0]
+    data = move_buttons(msg)[0]
+    before = action_count(db)
+    first = await fake.press(user, user.id, msg.message_id, data)
+    second = await fake.press(user, user.id, msg.message_id, data)
+    answers = await asyncio.gather(first.answer(), second.answer())
+    await fake.wait_idle(quiet=0.05)
+    texts = sorted(a["text"] or "" for a in answers)
+    assert texts[0] == "" and "устарела" in texts[1]
+    # Exactly one move by this person (computer seats may have moved after it).
+    con = sqlite3.connect(db)
+    mine = con.execute(
+        "SELECT COUNT(*) FROM actions WHERE by_user=? AND seq>=?", (user.id, before)
+    ).fetchone()[0]
+    con.close()
+    assert mine == 1
+
+
+async def test_foreign_forged_and_stale_buttons_change_nothing(game) -> None:
+    fake, table, db, outsider = game
+    user, msg = table.actionable()[0]
+    data = move_buttons(msg)[0]
+    _, t, s, a = data.split(":")
+    other = next(u for u in table.users if u.id != user.id)
+    before = action_count(db)
+    cases = [
+        (other, other.id, data, "не ваш ход"),  # partner presses the same move
+        (outsider, outsider.id, data, "не сидите"),  # not at the table at all
+        (user, user.id, f"m:{t}:{int(s) - 1}:{a}", "устарела"),  # an old move number
+        (user, user.id, f"m:999:{s}:{a}", "устарела"),  # another (unknown) table
+        (user, user.id, f"m:{t}:{s}:99", "хода нет"),  # an action that does not exist
+        (user, user.id, "m:1:x:y", "устарела"),  # garbage in a known prefix
+        (user, user.id, "zzz", "устарела"),  # garbage
+        (user, user.id, "t:1:go:0", "уже идёт"),  # start again
+        (user, user.id, "t:1:o:77", "уже идёт"),  # options after the start
+    ]
+    for presser, chat, forged, expected in cases:
+        press = await fake.press_raw(
+            presser, chat, msg.message_id if chat == user.id else 1, forged
+        )
+        answer = await press.answer()
+        assert expected in (answer["text"] or ""), (forged, answer)
+    await fake.wait_idle(quiet=0.05)
+    assert action_count(db) == before
+    # The right press still works afterwards.
+    press = await fake.press(user, user.id, msg.message_id, data)
+    assert (await press.answer())["text"] is None
+
+
+async def test_illegal_card_explains_and_changes_nothing(game) -> None:
+    fake, table, db, _ = game
+    # Bid until someone must play a card with a marked (unplayable) card in hand.
+    for _ in range(200):
+        await fake.wait_idle(quiet=0.03)
+        found = None
+        for user, msg in table.actionable():
+            marked = [b.value for b in msg.buttons() if (b.value or "").startswith("w:")]
+            if marked:
+                found = (user, msg, marked[0])
+                break
+            moves = move_buttons(msg)
+            bids = [m for m in moves if int(m.split(":")[3]) >= 52]
+            await (
+                await fake.press(user, user.id, msg.message_id, (bids or moves)[-1 if bids else 0])
+            ).answer()
+            break
+        if found:
+            break
+    assert found, "no position with an unplayable card came up"
+    user, msg, why = found
+    before = action_count(db)
+    answer = await (await fake.press(user, user.id, msg.message_id, why)).answer()
+    assert answer["show_alert"] and ("масть" in answer["text"] or "пики" in answer["text"].lower())
+    # Forging that card as a move is refused by the server's own check.
+    forged = "m:" + why[2:]
+    answer = await (await fake.press_raw(user, user.id, msg.message_id, forged)).answer()
+    assert "масть" in answer["text"] or "пики" in answer["text"].lower()
+    await fake.wait_idle(quiet=0.05)
+    assert action_count(db) == before
+
+
+async def test_garbage_commands_and_text(game) -> None:
+    fake, table, db, outsider = game
+    before = action_count(db)
+    for text in ("/newgame@piki_test_bot extra junk", "/score@other_bot", "/cancel", "/leave x"):
+        await fake.send_text(outsider, GROUP, text)
+    await fake.send_text(outsider, outsider.id, "/start join_999_9")
+    await fake.send_text(outsider, outsider.id, "/start " + "я" * 60)
+    await fake.wait_idle(quiet=0.1)
+    texts = fake.sent_texts(GROUP)
+    assert any("уже есть стол" in t for t in texts)
+    assert any("создатель стола или администратор" in t for t in texts)
+    assert any("не сидите" in t for t in texts)
+    assert action_count(db) == before
+    # The game goes on.
+    assert table.actionable()
