@@ -20,7 +20,7 @@ class LookupService:
         if live is None or live.game is None:
             return tr("score-no-game")
         g = live.game
-        lines = [tr("score-title", target=live.rules.target, hands=len(g.sheet))]
+        lines = [tr("score-title", target=str(live.rules.target), hands=len(g.sheet))]
         lines += score_lines(tr, live)
         return "\n".join(lines)
 

@@ -19,10 +19,11 @@ def seat_name(tr: Tr, players: int, seat: int) -> str:
 
 
 def player_name(tr: Tr, table: LiveTable, seat: int) -> str:
-    """HTML-safe display name of whoever sits at ``seat``."""
+    """HTML-safe display name of whoever sits at ``seat``; a computer seat is
+    named by its place so that two of them can be told apart."""
     uid = table.seats[seat]
     if uid is None:
-        return tr("computer")
+        return tr("computer", seat=seat_name(tr, table.players, seat))
     return esc(table.names.get(uid) or str(uid))
 
 

@@ -41,7 +41,7 @@ def option_value(tr: Tr, name: str, value: object) -> str:
     if value is None:
         return tr("opt-none")
     if name in ("players", "target", "losing_floor"):
-        return tr(f"optval-{name}", value=value)
+        return tr(f"optval-{name}", value=str(value) if name != "players" else value)
     return tr(f"optval-{name}-{value}")
 
 
@@ -56,7 +56,9 @@ def rules_lines(tr: Tr, table_rules: object) -> list[str]:
 
 def open_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]:
     n = table.players
-    lines = [tr("table-open-title", rules=preset_label(tr, table.rules), target=table.rules.target)]
+    lines = [
+        tr("table-open-title", rules=preset_label(tr, table.rules), target=str(table.rules.target))
+    ]
     for seat in range(n):
         uid = table.seats[seat]
         name = player_name(tr, table, seat) if uid is not None else tr("seat-free")
@@ -148,7 +150,7 @@ def game_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup | No
     assert g is not None
     n = table.players
     lines = [
-        tr("table-game-title", rules=preset_label(tr, table.rules), target=table.rules.target),
+        tr("table-game-title", rules=preset_label(tr, table.rules), target=str(table.rules.target)),
     ]
     if g.phase != OVER:
         lines.append(tr("table-hand", hand=g.hand_no + 1, dealer=player_name(tr, table, g.dealer)))

@@ -9,7 +9,7 @@ seat = { $players ->
     }
    *[other] Seat { $num }
 }
-computer = 🤖 Club player
+computer = 🤖 { $seat }
 seat-free = free
 join-names = { $a } & { $b }
 

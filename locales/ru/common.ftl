@@ -9,7 +9,7 @@ seat = { $players ->
     }
    *[other] Место { $num }
 }
-computer = 🤖 Клубный игрок
+computer = 🤖 { $seat }
 seat-free = свободно
 join-names = { $a } и { $b }
 

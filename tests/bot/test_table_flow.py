@@ -1,0 +1,174 @@
+"""Opening, configuring, leaving and cancelling tables; lookups; blocked players."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from fake_telegram import FakeTelegram
+from harness import InProcessBot, Table, play_moves, settings_for
+
+GROUP = -1008888
+
+
+@pytest.fixture
+async def fake():
+    async with FakeTelegram(bot_username="piki_test_bot") as f:
+        yield f
+
+
+@pytest.fixture
+async def bot(fake: FakeTelegram, tmp_path):
+    b = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
+    await b.start(fake)
+    yield tmp_path / "spades.db"
+    await b.stop()
+
+
+async def new_table(fake: FakeTelegram, *users) -> Table:
+    fake.add_group(GROUP, "Клуб по средам", members=list(users), admins=[users[0]])
+    for u in users:
+        await fake.start_bot(u)
+    await fake.send_text(users[0], GROUP, "/newgame")
+    table = Table(fake, GROUP, list(users))
+    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
+    return table
+
+
+async def test_one_person_and_three_computers_play_to_the_end(fake, bot) -> None:
+    solo = fake.add_user(401, "Соло")
+    table = await new_table(fake, solo)
+    await (await fake.press_button(solo, table.table_message(), text_contains="Правила")).answer()
+    await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
+    await (await fake.press_button(solo, table.table_message(), text_contains="Начать")).answer()
+    await play_moves(table, lambda: any("Игра окончена" in t for t in fake.sent_texts(GROUP)))
+    text = table.table_message().text
+    assert all(f"{seat} — 🤖 {seat}" in text for seat in ("Восток", "Юг", "Запад"))
+    assert "Победа" in text
+
+
+async def test_options_screen_cycles_values_and_refuses_clashes(fake, bot) -> None:
+    anna, boris = fake.add_user(411, "Анна"), fake.add_user(412, "Борис")
+    table = await new_table(fake, anna, boris)
+    # Only the creator opens the settings.
+    answer = await (
+        await fake.press_button(boris, table.table_message(), text_contains="Настройки")
+    ).answer()
+    assert "создатель" in answer["text"]
+    await (await fake.press_button(anna, table.table_message(), text_contains="Настройки")).answer()
+    await fake.wait_for(lambda: "Настройки стола" in table.table_message().text)
+    await (await fake.press_button(anna, table.table_message(), text_contains="Игра до")).answer()
+    await fake.wait_for(
+        lambda: "Игра до: 1000" in " ".join(b.text for b in table.table_message().buttons())
+    )
+    # Bicycle with blind nil is not a rule set: switching blind nil on first,
+    # then bicycle must be refused with an explanation.
+    await (
+        await fake.press_button(anna, table.table_message(), text_contains="Слепой ноль")
+    ).answer()
+    await fake.wait_for(
+        lambda: "чикагский" in " ".join(b.text for b in table.table_message().buttons())
+    )
+    answer = await (
+        await fake.press_button(anna, table.table_message(), text_contains="Велосипед")
+    ).answer()
+    assert "нельзя сочетать" in answer["text"]
+    # Five players: each for themselves, five seats.
+    await (await fake.press_button(anna, table.table_message(), text_contains="Игроки")).answer()
+    await fake.wait_for(
+        lambda: "Игроки: 3" in " ".join(b.text for b in table.table_message().buttons())
+    )
+    await (await fake.press_button(anna, table.table_message(), text_contains="Готово")).answer()
+    await fake.wait_for(lambda: "Место 3" in table.table_message().text)
+    assert "Каждый играет сам за себя" in table.table_message().text
+    await fake.send_text(anna, GROUP, "/rules")
+    await fake.wait_for(lambda: any("Правила стола" in t for t in fake.sent_texts(GROUP)))
+    rules = next(t for t in fake.sent_texts(GROUP) if "Правила стола" in t)
+    assert "1000 очков" in rules and "чикагский" in rules and "3, каждый за себя" in rules
+
+
+async def test_cancel_needs_rights_and_confirmation(fake, bot) -> None:
+    anna, boris = fake.add_user(421, "Анна"), fake.add_user(422, "Борис")
+    table = await new_table(fake, anna, boris)
+    await fake.send_text(boris, GROUP, "/cancel")
+    await fake.wait_for(lambda: any("администратор" in t for t in fake.sent_texts(GROUP)))
+    await fake.send_text(anna, GROUP, "/cancel@piki_test_bot")
+    await fake.wait_for(lambda: fake.last_message(GROUP).buttons())
+    confirm = fake.last_message(GROUP)
+    assert "Отменить игру за этим столом?" in confirm.text
+    answer = await (await fake.press_button(anna, confirm, text_contains="Нет")).answer()
+    assert answer["text"] is None
+    await fake.wait_for(lambda: "Играем дальше" in fake.message(GROUP, confirm.message_id).text)
+    await fake.send_text(anna, GROUP, "/cancel")
+    await fake.wait_for(
+        lambda: (
+            fake.last_message(GROUP).message_id != confirm.message_id
+            and fake.last_message(GROUP).buttons()
+        )
+    )
+    confirm = fake.last_message(GROUP)
+    await (await fake.press_button(anna, confirm, text_contains="Да")).answer()
+    await fake.wait_for(lambda: "Стол закрыт" in table.table_message().text)
+    # A fresh table can be opened afterwards.
+    await fake.send_text(anna, GROUP, "/newgame")
+    await fake.wait_for(lambda: "Новый стол" in fake.last_message(GROUP).text)
+
+
+async def test_leave_hands_the_seat_to_the_computer(fake, bot) -> None:
+    anna, boris = fake.add_user(431, "Анна"), fake.add_user(432, "Борис")
+    table = await new_table(fake, anna, boris)
+    await (await fake.press_button(boris, table.table_message(), text_contains="Юг")).answer()
+    await fake.wait_for(lambda: "Борис" in table.table_message().text)
+    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    await fake.wait_for(lambda: table.actionable())
+    await fake.send_text(boris, GROUP, "/leave")
+    await fake.wait_for(
+        lambda: any("за вас играет клубный игрок" in t for t in fake.sent_texts(GROUP))
+    )
+    table.users = [anna]
+    await play_moves(table, lambda: "Взятка 2 из 13" in table.table_message().text)
+
+
+async def test_score_and_help(fake, bot) -> None:
+    anna = fake.add_user(441, "Анна")
+    fake.add_group(GROUP, "Группа", members=[anna], admins=[anna])
+    await fake.send_text(anna, GROUP, "/score")
+    await fake.wait_for(lambda: any("нет игры" in t for t in fake.sent_texts(GROUP)))
+    await fake.send_text(anna, GROUP, "/help@piki_test_bot")
+    await fake.wait_for(
+        lambda: any("/newgame" in t and "козырь" in t for t in fake.sent_texts(GROUP))
+    )
+    await fake.start_bot(anna)
+    await fake.send_text(anna, GROUP, "/newgame")
+    table = Table(fake, GROUP, [anna])
+    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
+    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    await fake.wait_for(lambda: table.actionable())
+    await fake.send_text(anna, GROUP, "/score")
+    await fake.wait_for(
+        lambda: any("Счёт" in t and "сыграно 0 сдач" in t for t in fake.sent_texts(GROUP))
+    )
+
+
+async def test_blocked_player_the_group_is_told_and_the_game_waits(fake, bot) -> None:
+    anna, boris = fake.add_user(451, "Анна"), fake.add_user(452, "Борис")
+    table = await new_table(fake, anna, boris)
+    await (await fake.press_button(boris, table.table_message(), text_contains="Восток")).answer()
+    await fake.wait_for(lambda: "Борис" in table.table_message().text)
+    fake.block_bot(boris)
+    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    await fake.wait_for(lambda: any("не может получать карты" in t for t in fake.sent_texts(GROUP)))
+    await fake.wait_for(lambda: "не получает сообщения" in table.table_message().text)
+    con = sqlite3.connect(bot)
+    assert con.execute("SELECT blocked FROM users WHERE user_id=?", (boris.id,)).fetchone()[0] == 1
+    con.close()
+    # Boris comes back: his hand arrives and the game goes on.
+    await fake.start_bot(boris)
+    await fake.wait_for(
+        lambda: any(
+            "Ваши карты" in m.text or "Карты закрыты" in m.text
+            for m in fake.chat_messages(boris.id)
+        )
+    )
+    await fake.wait_for(lambda: "не получает сообщения" not in table.table_message().text)
+    await play_moves(table, lambda: "Взятка 2 из 13" in table.table_message().text)
