@@ -163,10 +163,14 @@ async def play_moves(
         for user, msg in table.actionable():
             moves = move_buttons(msg)
             looks = [b.value for b in msg.buttons() if b.value and b.value.startswith("l:")]
-            if looks:
+            if choose is not None:
+                data = choose(user, msg, moves, looks)
+                if data is None:
+                    continue
+            elif looks:
                 data = looks[0]
             elif moves:
-                data = choose(msg, moves) if choose else _default_choice(msg, moves)
+                data = _default_choice(msg, moves)
             else:
                 continue
             press = await fake.press(user, user.id, msg.message_id, data)

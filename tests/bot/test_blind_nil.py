@@ -1,0 +1,136 @@
+"""Blind nil through the buttons: cards stay face down, and the club exchange."""
+
+from __future__ import annotations
+
+import pytest
+from fake_telegram import FakeTelegram
+from harness import InProcessBot, Table, action_of, play_moves, settings_for
+
+GROUP = -1009999
+BLIND = 70
+
+
+@pytest.fixture
+async def fake():
+    async with FakeTelegram(bot_username="piki_test_bot") as f:
+        yield f
+
+
+@pytest.fixture
+async def bot(fake: FakeTelegram, tmp_path):
+    b = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
+    await b.start(fake)
+    yield
+    await b.stop()
+
+
+async def open_table(fake: FakeTelegram, users, preset_club: bool) -> Table:
+    fake.add_group(GROUP, "Слепые", members=list(users), admins=[users[0]])
+    for u in users:
+        await fake.start_bot(u)
+    await fake.send_text(users[0], GROUP, "/newgame")
+    table = Table(fake, GROUP, list(users))
+    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
+    if len(users) > 1:
+        await (
+            await fake.press_button(users[1], table.table_message(), text_contains="Юг")
+        ).answer()
+        await fake.wait_for(lambda: users[1].first_name in table.table_message().text)
+    if preset_club:
+        await (
+            await fake.press_button(users[0], table.table_message(), text_contains="Правила")
+        ).answer()
+        await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
+    return table
+
+
+async def test_chicago_blind_nil_is_declared_without_seeing_the_cards(fake, bot) -> None:
+    anna = fake.add_user(501, "Анна")
+    table = await open_table(fake, [anna], preset_club=False)
+    msg = table.table_message()
+    await (await fake.press_button(anna, msg, text_contains="Настройки")).answer()
+    await fake.wait_for(lambda: "Настройки стола" in table.table_message().text)
+    await (
+        await fake.press_button(anna, table.table_message(), text_contains="Слепой ноль")
+    ).answer()
+    await fake.wait_for(lambda: "чикагский" in str(table.table_message().buttons()))
+    await (await fake.press_button(anna, table.table_message(), text_contains="Готово")).answer()
+    await fake.wait_for(lambda: "Начать" in str(table.table_message().buttons()))
+    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    hand = await fake.wait_for(
+        lambda: fake.last_message(anna.id) if fake.chat_messages(anna.id)[1:] else None
+    )
+    # Face down: no card is shown, however long she waits for her turn.
+    assert "Карты закрыты" in hand.text and "Ваши карты" not in hand.text
+    await fake.wait_for(
+        lambda: any(
+            action_of(b.value) == BLIND
+            for b in fake.last_message(anna.id).buttons()
+            if (b.value or "").startswith("m:")
+        )
+    )
+    hand = fake.last_message(anna.id)
+    assert "Карты закрыты" in hand.text
+    blind = next(b.value for b in hand.buttons() if (b.value or "").startswith("m:"))
+    assert (await (await fake.press(anna, anna.id, hand.message_id, blind)).answer())[
+        "text"
+    ] is None
+    await fake.wait_for(lambda: "слепой ноль" in table.table_message().text)
+    await fake.wait_for(lambda: "Ваши карты" in fake.last_message(anna.id).text)
+
+
+async def test_club_blind_nil_exchange_between_partners(fake, bot) -> None:
+    anna, boris = fake.add_user(511, "Анна"), fake.add_user(512, "Борис")
+    table = await open_table(fake, [anna, boris], preset_club=True)
+    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    seen = {"blind": False, "passed": False}
+
+    def choose(user, msg, moves, looks):
+        blind = [m for m in moves if action_of(m) == BLIND]
+        if blind:
+            seen["blind"] = True
+            return blind[0]
+        if looks:
+            return looks[0]
+        bids = [m for m in moves if 52 <= action_of(m) < BLIND]
+        if bids:
+            # Bid 6 each: the team fails and falls 100 behind, not to -200.
+            six = [m for m in bids if action_of(m) - 52 <= 6]
+            return six[-1] if six else bids[0]
+        return moves[0] if moves else None
+
+    def exchanged() -> bool:
+        return any(
+            "Вы отдали партнёру" in m.text for u in (anna, boris) for m in fake.chat_messages(u.id)
+        ) and any("Вы получили" in m.text for u in (anna, boris) for m in fake.chat_messages(u.id))
+
+    def over() -> bool:
+        return "Победа" in table.table_message().text
+
+    # Deals are random: if a game ends before the team is 100 behind, play another.
+    for _attempt in range(8):
+        await play_moves(table, lambda: exchanged() or over(), choose=choose)
+        if exchanged():
+            break
+        ended = len(fake.sent_texts(GROUP))
+        await fake.send_text(anna, GROUP, "/newgame")
+        await fake.wait_for(lambda: len(fake.sent_texts(GROUP)) > ended)
+        await (await fake.press_button(boris, table.table_message(), text_contains="Юг")).answer()
+        await (
+            await fake.press_button(anna, table.table_message(), text_contains="Правила")
+        ).answer()
+        await fake.wait_for(
+            lambda: "«Клуб»" in table.table_message().text and "Борис" in table.table_message().text
+        )
+        await (
+            await fake.press_button(anna, table.table_message(), text_contains="Начать")
+        ).answer()
+        await fake.wait_for(
+            lambda: (
+                "Игра окончена" not in fake.last_message(GROUP).text
+                and "Сдача 1" in table.table_message().text
+            )
+        )
+    assert seen["blind"], "the team never fell 100 behind"
+    assert exchanged()
+    await fake.wait_for(lambda: "слепой ноль" in table.table_message().text or over())
