@@ -114,7 +114,7 @@ async def test_club_blind_nil_exchange_between_partners(fake, bot) -> None:
             break
         ended = len(fake.sent_texts(GROUP))
         await fake.send_text(anna, GROUP, "/newgame")
-        await fake.wait_for(lambda: len(fake.sent_texts(GROUP)) > ended)
+        await fake.wait_for(lambda ended=ended: len(fake.sent_texts(GROUP)) > ended)
         await (await fake.press_button(boris, table.table_message(), text_contains="Юг")).answer()
         await (
             await fake.press_button(anna, table.table_message(), text_contains="Правила")
