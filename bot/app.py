@@ -19,6 +19,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from aiogram_i18n import I18nMiddleware
 
+from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.handlers import routers
 from bot.i18n import SUPPORTED, Texts, UserLocaleManager, make_core
@@ -27,18 +28,39 @@ from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
 from bot.services.tables import TableService
+from bot.services.timers import Timers
 from bot.storage.db import Database
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("newgame", "score", "rules", "leave", "cancel", "help")
-PRIVATE_COMMANDS = ("start", "help")
+GROUP_COMMANDS = (
+    "newgame",
+    "score",
+    "turn",
+    "table",
+    "info",
+    "sheet",
+    "history",
+    "stats",
+    "rules",
+    "back",
+    "leave",
+    "cancel",
+    "help",
+)
+PRIVATE_COMMANDS = ("start", "score", "turn", "table", "info", "sheet", "stats", "back", "help")
 
 
 class App:
-    def __init__(self, settings: Settings, chooser: Callable[..., int] | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        chooser: Callable[..., int] | None = None,
+        clock: Clock | None = None,
+    ) -> None:
         self.settings = settings
         self._chooser = chooser
+        self.clock: Clock = clock or SystemClock()
         self._tasks: list[asyncio.Task[Any]] = []
 
     async def setup(self) -> None:
@@ -55,11 +77,18 @@ class App:
         await core.startup()
         texts = Texts(core)
         self.outbox = Outbox(self.db, self.bot, s, request_timeout=30)
-        ctx = Ctx(self.db, texts, self.outbox, s, me.username or "")
+        ctx = Ctx(self.db, texts, self.outbox, s, me.username or "", self.clock)
         self.registry = Registry(ctx)
         self.play = PlayService(self.registry, self._chooser)
         self.tables = TableService(self.registry, self.play)
         self.lookups = LookupService(self.registry)
+        self.timers = Timers(self.registry, self.play)
+
+        def changed() -> None:
+            self.outbox.wake()
+            self.timers.wake()
+
+        self.play.on_change = changed
         self.outbox._on_forbidden = self.play.on_forbidden
         dp = Dispatcher()
         dp.include_routers(*routers())
@@ -92,7 +121,9 @@ class App:
         await self.setup()
         try:
             self._tasks.append(asyncio.create_task(self.outbox.run()))
+            await self.timers.credit_downtime()
             await self.play.resume_all()
+            self._tasks.append(asyncio.create_task(self.timers.run()))
             await self.dp.start_polling(self.bot, handle_signals=False, close_bot_session=False)
         finally:
             await self.shutdown()
@@ -105,5 +136,7 @@ class App:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
+        with contextlib.suppress(Exception):
+            await self.timers.beat()
         await self.db.close()
         await self.bot.session.close()

@@ -30,6 +30,19 @@ class WhyCb(CallbackData, prefix="w"):
     a: int
 
 
+class BackCb(CallbackData, prefix="b"):
+    """Take one's seat back from the computer."""
+
+    t: int
+
+
+class LookupCb(CallbackData, prefix="q"):
+    """A quick lookup under the table message: answered without a group message."""
+
+    t: int
+    k: str
+
+
 class TableCb(CallbackData, prefix="t"):
     """Table set-up and management: ``op`` names the operation."""
 
@@ -49,3 +62,4 @@ SIT, STAND, PRESET, OPTIONS, OPTION, CLOSE_OPTIONS, START = (
     "go",
 )
 CANCEL_YES, CANCEL_NO = "cy", "cn"
+PACE = "pace"

@@ -33,6 +33,11 @@ class LiveTable:
     blocked: set[int] = field(default_factory=set)
     # Seats whose owner left the game: the computer plays them.
     away: set[int] = field(default_factory=set)
+    # Seconds per move, and missed deadlines in a row per seat.
+    pace: int = 60
+    timeouts: dict[int, int] = field(default_factory=dict)
+    # When the player to move must have moved (None: nobody is waited for).
+    due_at: float | None = None
 
     @property
     def players(self) -> int:

@@ -51,7 +51,10 @@ def keys_used() -> set[str]:
     used |= {f"optval-{n}" for n in ("players", "target", "losing_floor")}
     used |= {f"err-{code}" for code in CODES}
     used |= {f"preset-{name}" for name in PRESETS}
-    used |= {f"cmd-{c}" for c in ("start", "newgame", "score", "rules", "leave", "cancel", "help")}
+    from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
+
+    used |= {f"cmd-{c}" for c in GROUP_COMMANDS + PRIVATE_COMMANDS}
+    used |= {f"btn-q-{k}" for k in ("score", "turn", "table", "info", "sheet")}
     return used
 
 

@@ -2,8 +2,8 @@
 
 from aiogram import Router
 
-from bot.handlers import buttons, errors, group, private
+from bot.handlers import buttons, errors, group, lookups, private
 
 
 def routers() -> list[Router]:
-    return [errors.build(), private.build(), group.build(), buttons.build()]
+    return [errors.build(), private.build(), group.build(), lookups.build(), buttons.build()]

@@ -12,17 +12,21 @@ from bot.callbacks import (
     CLOSE_OPTIONS,
     OPTION,
     OPTIONS,
+    PACE,
     PRESET,
     SIT,
     STAND,
     START,
+    BackCb,
     LookCb,
+    LookupCb,
     MoveCb,
     TableCb,
     WhyCb,
 )
 from bot.handlers.common import is_admin, person
 from bot.services.errors import UserError
+from bot.services.lookups import LookupService
 from bot.services.play import PlayService
 from bot.services.tables import TableService
 
@@ -66,6 +70,8 @@ async def on_table(
         await tables.show_options(t, who, False)
     elif op == OPTION:
         await tables.cycle_option(t, who, v)
+    elif op == PACE:
+        await tables.cycle_pace(t, who)
     elif op == START:
         await tables.start(t, who)
     elif op in (CANCEL_YES, CANCEL_NO):
@@ -85,6 +91,25 @@ async def on_table(
     await cb.answer()
 
 
+async def on_back(cb: CallbackQuery, callback_data: BackCb, play: PlayService) -> None:
+    if not await play.come_back(cb.from_user.id, callback_data.t):
+        raise UserError("err-not-away")
+    await cb.answer()
+
+
+async def on_lookup(
+    cb: CallbackQuery, callback_data: LookupCb, i18n: I18nContext, lookups: LookupService
+) -> None:
+    """Answered in a pop-up, or in the private chat when too long: never in the group."""
+    text, private = await lookups.button(
+        callback_data.t, callback_data.k, cb.from_user.id, i18n.locale
+    )
+    if private is not None:
+        await cb.answer(private)
+        return
+    await cb.answer(text, show_alert=True)
+
+
 async def on_unknown(cb: CallbackQuery) -> None:
     """Data we never produced, or from an older version: refuse, change nothing."""
     raise UserError("err-stale")
@@ -97,5 +122,7 @@ def build() -> Router:
     router.callback_query.register(on_look, LookCb.filter())
     router.callback_query.register(on_why, WhyCb.filter())
     router.callback_query.register(on_table, TableCb.filter())
+    router.callback_query.register(on_back, BackCb.filter())
+    router.callback_query.register(on_lookup, LookupCb.filter())
     router.callback_query.register(on_unknown)
     return router

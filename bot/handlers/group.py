@@ -9,7 +9,6 @@ from aiogram_i18n import I18nContext
 
 from bot.callbacks import CANCEL_NO, CANCEL_YES, TableCb
 from bot.handlers.common import is_admin, person
-from bot.services.lookups import LookupService
 from bot.services.tables import TableService
 
 
@@ -45,14 +44,6 @@ async def on_cancel(message: Message, bot: Bot, i18n: I18nContext, tables: Table
     await message.reply(i18n.get("cancel-confirm"), reply_markup=keyboard)
 
 
-async def on_score(message: Message, i18n: I18nContext, lookups: LookupService) -> None:
-    await message.answer(await lookups.score_in_chat(message.chat.id, i18n.locale))
-
-
-async def on_rules(message: Message, i18n: I18nContext, lookups: LookupService) -> None:
-    await message.answer(await lookups.rules_in_chat(message.chat.id, i18n.locale))
-
-
 async def on_help(message: Message, i18n: I18nContext) -> None:
     await message.answer(i18n.get("help"))
 
@@ -64,7 +55,5 @@ def build() -> Router:
     router.message.register(on_newgame, Command("newgame"))
     router.message.register(on_leave, Command("leave"))
     router.message.register(on_cancel, Command("cancel"))
-    router.message.register(on_score, Command("score"))
-    router.message.register(on_rules, Command("rules"))
     router.message.register(on_help, Command("help"))
     return router

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
+from bot.clock import Clock
 from bot.i18n import Texts
 from bot.model import LiveTable, rules_from_json
 from bot.storage import repo
@@ -35,6 +36,7 @@ class Ctx:
     outbox: Outbox
     settings: Settings
     bot_username: str
+    clock: Clock
 
 
 class Registry:
@@ -75,8 +77,10 @@ class Registry:
             rules=rules,
             lang=row.lang,
             seats=seats,
+            pace=row.pace,
         )
         live.away = await repo.get_away(self.ctx.db, table_id)
+        live.timeouts = await repo.get_timeouts(self.ctx.db, table_id)
         if row.status != "open":
             game_row = await repo.last_game(self.ctx.db, table_id)
             if game_row is not None:
@@ -87,6 +91,8 @@ class Registry:
                 live.looked = await repo.looked_seats(
                     self.ctx.db, game_row.game_id, live.game.hand_no
                 )
+                deadline = await repo.get_deadline(self.ctx.db, game_row.game_id)
+                live.due_at = deadline.due_at if deadline else None
         await self.refresh_names(live)
         self._tables[table_id] = live
         return live
@@ -109,6 +115,11 @@ class Registry:
 
     async def live_in_chat(self, chat_id: int) -> LiveTable | None:
         row = await repo.live_table(self.ctx.db, chat_id)
+        return await self.get(row.table_id) if row else None
+
+    async def latest_in_chat(self, chat_id: int) -> LiveTable | None:
+        """The live table, else the last finished one: lookups work after the end too."""
+        row = await repo.latest_table(self.ctx.db, chat_id)
         return await self.get(row.table_id) if row else None
 
     def tr_group(self, live: LiveTable) -> partial[str]:

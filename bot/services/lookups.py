@@ -1,31 +1,216 @@
-"""Quick answers that change nothing: the score, the rules."""
+"""Quick answers that change nothing: score, turn, table, info, sheet,
+history, stats, rules. Each works in any phase, also after the game ended."""
 
 from __future__ import annotations
 
+import html
+import json
+import re
+from datetime import UTC, datetime
 from functools import partial
 
+from bot.i18n import esc
+from bot.model import LiveTable
+from bot.outbox import enqueue_send
 from bot.services.live import Registry
-from bot.views.common import preset_label
-from bot.views.table import rules_lines, score_lines
+from bot.storage import repo
+from bot.views.common import (
+    Tr,
+    bid_text,
+    player_name,
+    preset_label,
+    seat_name,
+    side_name,
+    trick_text,
+)
+from bot.views.results import sheet_block
+from bot.views.table import deadline_text, rules_lines, score_lines
+from engine.cards import SUIT_SYMBOLS
+from engine.game import BIDDING, DEAL, EXCHANGE, OVER, PLAY
 from engine.rules import CLASSIC
+
+KINDS = ("score", "turn", "table", "info", "sheet")
+POPUP_LIMIT = 200
+_TAG = re.compile(r"<[^>]+>")
+
+
+def plain(text: str) -> str:
+    """A pop-up shows plain text of at most 200 characters."""
+    text = html.unescape(_TAG.sub("", text))
+    return text if len(text) <= POPUP_LIMIT else text[: POPUP_LIMIT - 1] + "…"
 
 
 class LookupService:
     def __init__(self, reg: Registry) -> None:
         self.reg = reg
+        self.ctx = reg.ctx
 
-    async def score_in_chat(self, chat_id: int, locale: str) -> str:
-        tr = partial(self.reg.ctx.texts, locale)
-        live = await self.reg.live_in_chat(chat_id)
-        if live is None or live.game is None:
-            return tr("score-no-game")
+    def _tr(self, locale: str) -> Tr:
+        return partial(self.ctx.texts, locale)
+
+    # ------------------------------------------------------------ entry
+    async def in_chat(self, kind: str, chat_id: int, locale: str) -> str:
+        """A command in a group: about this group's table."""
+        tr = self._tr(locale)
+        live = await self.reg.latest_in_chat(chat_id)
+        if live is None:
+            return tr("lookup-no-table")
+        return self.render(kind, tr, live)
+
+    async def in_private(self, kind: str, user_id: int, locale: str) -> str:
+        """A command in the private chat: about every running game of the user."""
+        tr = self._tr(locale)
+        rows = await repo.live_tables_of_user(self.ctx.db, user_id)
+        parts = []
+        for row in rows:
+            live = await self.reg.get(row.table_id)
+            if live is None:
+                continue
+            parts.append(tr("lookup-table-head", group=esc(live.chat_title)))
+            parts.append(self.render(kind, tr, live))
+        return "\n\n".join(parts) if parts else tr("lookup-no-games")
+
+    async def button(
+        self, table_id: int, kind: str, user_id: int, locale: str
+    ) -> tuple[str, str | None]:
+        """(pop-up text, None), or (_, toast) when the answer went to the private chat."""
+        tr = self._tr(locale)
+        live = await self.reg.get(table_id)
+        if live is None or kind not in KINDS:
+            return tr("err-stale"), None
+        text = self.render(kind, tr, live)
+        if kind != "sheet":
+            return plain(text), None
+        user = await repo.get_user(self.ctx.db, user_id)
+        if user is None or not user.started or user.blocked:
+            return plain(tr("lookup-start-first", bot=self.ctx.bot_username)), None
+        async with self.ctx.db.tx() as conn:
+            await enqueue_send(
+                conn, user_id, tr("lookup-table-head", group=esc(live.chat_title)) + "\n" + text
+            )
+        self.ctx.outbox.wake()
+        return "", tr("lookup-sent-private")
+
+    def render(self, kind: str, tr: Tr, live: LiveTable) -> str:
+        return getattr(self, f"_{kind}")(tr, live)
+
+    # ------------------------------------------------------------ kinds
+    def _score(self, tr: Tr, live: LiveTable) -> str:
         g = live.game
+        if g is None:
+            return tr("lookup-not-started", target=str(live.rules.target))
         lines = [tr("score-title", target=str(live.rules.target), hands=len(g.sheet))]
         lines += score_lines(tr, live)
+        if g.phase == OVER and g.winner is not None:
+            lines.append(tr("table-winner", winner=side_name(tr, live, g.winner)))
         return "\n".join(lines)
 
+    def _turn(self, tr: Tr, live: LiveTable) -> str:
+        g = live.game
+        if g is None:
+            return tr("lookup-not-started", target=str(live.rules.target))
+        if g.phase == OVER:
+            assert g.winner is not None
+            return tr("table-winner", winner=side_name(tr, live, g.winner))
+        if live.status == "cancelled":
+            return tr("table-cancelled")
+        who = player_name(tr, live, g.to_move)
+        key = {BIDDING: "turn-bid", EXCHANGE: "turn-exchange"}.get(g.phase, "turn-play")
+        lines = [tr(key, name=who)]
+        deadline = deadline_text(tr, live, self.ctx.clock.now())
+        if deadline:
+            lines.append(deadline)
+        return "\n".join(lines)
+
+    def _table(self, tr: Tr, live: LiveTable) -> str:
+        g = live.game
+        if g is None:
+            return tr("lookup-not-started", target=str(live.rules.target))
+        if g.phase in (BIDDING, EXCHANGE, DEAL):
+            return tr("lookup-bidding", hand=g.hand_no + 1)
+        if g.phase == OVER:
+            return self._turn(tr, live)
+        lines = [tr("table-trick-no", n=len(g.tricks) + 1, total=g.hand_size)]
+        if g.trick:
+            n = live.players
+            pairs = [((g.trick_leader + i) % n, c) for i, c in enumerate(g.trick)]
+            lines.append(tr("table-trick", cards=trick_text(tr, live, pairs)))
+            lines.append(tr("lookup-lead", suit=SUIT_SYMBOLS[g.trick[0] // 13]))
+        else:
+            lines.append(tr("lookup-lead-next", name=player_name(tr, live, g.to_move)))
+        lines.append(tr("spades-broken" if g.spades_broken else "spades-unbroken"))
+        return "\n".join(lines)
+
+    def _info(self, tr: Tr, live: LiveTable) -> str:
+        g = live.game
+        if g is None:
+            return tr("lookup-not-started", target=str(live.rules.target))
+        n = live.players
+        lines = []
+        if g.phase == PLAY:
+            lines.append(tr("table-trick-no", n=len(g.tricks) + 1, total=g.hand_size))
+        elif g.phase != OVER:
+            lines.append(tr("lookup-bidding", hand=g.hand_no + 1))
+        for seat in range(n):
+            lines.append(
+                tr(
+                    "lookup-info-seat",
+                    seat=seat_name(tr, n, seat),
+                    name=player_name(tr, live, seat),
+                    bid=bid_text(tr, g.bids[seat], g.blind[seat]),
+                    tricks=g.tricks_won[seat],
+                )
+            )
+        return "\n".join(lines)
+
+    def _sheet(self, tr: Tr, live: LiveTable) -> str:
+        g = live.game
+        if g is None or not g.sheet:
+            return tr("lookup-no-sheet")
+        return sheet_block(tr, live)
+
+    # --------------------------------------------------- group / user
+    async def history(self, chat_id: int, locale: str) -> str:
+        tr = self._tr(locale)
+        rows = await repo.finished_games(self.ctx.db, chat_id, limit=5)
+        if not rows:
+            return tr("history-empty")
+        lines = [tr("history-title")]
+        for row in rows:
+            live = await self.reg.get(row["table_id"])
+            if live is None or live.game is None:
+                continue
+            totals = json.loads(row["totals_json"] or "[]")
+            day = datetime.fromtimestamp(row["finished_at"] or 0, tz=UTC).strftime("%d.%m")
+            lines.append(
+                tr(
+                    "history-line",
+                    day=day,
+                    winner=side_name(tr, live, row["winner"]),
+                    totals=" : ".join(str(t) for t in totals),
+                    hands=len(live.game.sheet),
+                )
+            )
+        return "\n".join(lines)
+
+    async def stats(self, user_id: int, name: str, locale: str) -> str:
+        tr = self._tr(locale)
+        row = await repo.user_stats(self.ctx.db, user_id)
+        if row is None or not row["games"]:
+            return tr("stats-empty", name=esc(name))
+        return tr(
+            "stats",
+            name=esc(name),
+            games=row["games"],
+            wins=row["wins"],
+            contracts_bid=row["contracts_bid"],
+            contracts_made=row["contracts_made"],
+            nils_bid=row["nils_bid"],
+            nils_made=row["nils_made"],
+        )
+
     async def rules_in_chat(self, chat_id: int, locale: str) -> str:
-        tr = partial(self.reg.ctx.texts, locale)
+        tr = self._tr(locale)
         live = await self.reg.live_in_chat(chat_id)
         rules = live.rules if live is not None else CLASSIC
         lines = [tr("rules-title", rules=preset_label(tr, rules))]

@@ -10,17 +10,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+
+import aiosqlite
 
 from bot.i18n import esc
 from bot.model import LiveTable, rules_to_json
+from bot.outbox import enqueue_send
+from bot.pace import next_reminder
 from bot.services import render
 from bot.services.errors import UserError
 from bot.services.live import Registry
+from bot.services.stats import game_results
 from bot.storage import repo
+from bot.views.common import duration, player_name
 from bot.views.hand import blind_pending
 from bot.views.results import game_over, hand_result
 from engine import BLIND, EngineError, Game, apply, view
@@ -28,6 +35,7 @@ from engine import BLIND, EngineError, Game, apply, view
 log = logging.getLogger(__name__)
 
 Chooser = Callable[..., int]
+Extra = Callable[[aiosqlite.Connection], Awaitable[None]]
 
 
 def _default_chooser() -> Chooser:
@@ -42,6 +50,8 @@ class PlayService:
         self.ctx = reg.ctx
         self._chooser = chooser
         self._runners: dict[int, asyncio.Task[None]] = {}
+        # Called after every committed change: wakes the outbox and the deadline loop.
+        self.on_change: Callable[[], None] = self.ctx.outbox.wake
 
     @property
     def chooser(self) -> Chooser:
@@ -63,9 +73,10 @@ class PlayService:
             live.game_id = game_id
             live.game = game
             live.looked = set()
+            await self.schedule(conn, live)
             await render.table_message(conn, self.reg, live)
             await render.hands(conn, self.reg, live, new_hand=True)
-        self.ctx.outbox.wake()
+        self.on_change()
         self.kick(live.table_id)
 
     # ------------------------------------------------------------- moves
@@ -84,7 +95,6 @@ class PlayService:
             if action == BLIND and seat in live.looked:
                 raise UserError("err-looked")
             await self._commit(live, seat, action, user_id)
-        self.ctx.outbox.wake()
         self.kick(table_id)
 
     async def look(self, table_id: int, user_id: int) -> None:
@@ -101,7 +111,7 @@ class PlayService:
                 await repo.add_look(conn, live.game_id, live.game.hand_no, seat)
                 live.looked.add(seat)
                 await render.hands(conn, self.reg, live, only={seat})
-        self.ctx.outbox.wake()
+        self.on_change()
 
     async def why(self, table_id: int, user_id: int, seq: int, action: int) -> str:
         """Why a marked card cannot be played: the engine's own refusal, as a locale key."""
@@ -133,7 +143,7 @@ class PlayService:
                 async with self.ctx.db.tx() as conn:
                     await render.table_message(conn, self.reg, live)
                     await render.hands(conn, self.reg, live, only={seat})
-        self.ctx.outbox.wake()
+        self.on_change()
 
     async def on_forbidden(self, chat_id: int, description: str) -> None:
         """Telegram refused a message (403): a player blocked the bot or never
@@ -167,7 +177,7 @@ class PlayService:
                         ),
                     )
                     await render.table_message(conn, self.reg, live)
-        self.ctx.outbox.wake()
+        self.on_change()
 
     async def _playing(self, table_id: int) -> LiveTable:
         live = await self.reg.get(table_id)
@@ -177,7 +187,14 @@ class PlayService:
             raise UserError("err-game_over")
         return live
 
-    async def _commit(self, live: LiveTable, seat: int, action: int, user_id: int | None) -> None:
+    async def _commit(
+        self,
+        live: LiveTable,
+        seat: int,
+        action: int,
+        user_id: int | None,
+        extra: Extra | None = None,
+    ) -> None:
         """Validate against the engine, then write the move and its messages atomically."""
         g = live.game
         assert g is not None and live.game_id is not None
@@ -186,10 +203,16 @@ class PlayService:
         except EngineError as e:
             raise UserError(f"err-{e.code}") from None
         hands_before = len(g.sheet)
+        saved = (live.looked, live.status, live.due_at, dict(live.timeouts), set(live.away))
         try:
             async with self.ctx.db.tx() as conn:
                 await repo.append_action(conn, live.game_id, len(g.actions), seat, action, user_id)
                 live.game = after
+                if user_id is not None and live.timeouts.get(seat):
+                    live.timeouts.pop(seat)
+                    await repo.set_timeouts(conn, live.table_id, seat, 0)
+                if extra is not None:
+                    await extra(conn)
                 new_hand = len(after.sheet) > hands_before
                 if new_hand:
                     live.looked = set()
@@ -197,24 +220,162 @@ class PlayService:
                     await render.group_note(
                         conn, live, hand_result(self.reg.tr_group(live), live, line)
                     )
+                    await render.closed_hands(conn, self.reg, live, g.hand_no, line)
                 if after.finished:
-                    await repo.end_game(conn, live.game_id, "finished", after.winner)
-                    await repo.update_table(conn, live.table_id, status="finished")
-                    live.status = "finished"
-                    await render.group_note(conn, live, game_over(self.reg.tr_group(live), live))
-                if new_hand:
-                    await render.closed_hands(conn, self.reg, live, g.hand_no, after.sheet[-1])
+                    await self._finish(conn, live)
+                else:
+                    await self.schedule(conn, live)
                 await render.table_message(conn, self.reg, live)
                 if not after.finished:
-                    await render.hands(conn, self.reg, live, new_hand=new_hand)
-        except sqlite3.IntegrityError:
+                    turn = after.to_move if (after.to_move != g.to_move or new_hand) else None
+                    await render.hands(conn, self.reg, live, new_hand=new_hand, turn=turn)
+        except BaseException as e:
             live.game = g
-            raise UserError("err-stale") from None
-        except BaseException:
-            live.game = g
+            live.looked, live.status, live.due_at, live.timeouts, live.away = saved
+            if isinstance(e, sqlite3.IntegrityError):
+                raise UserError("err-stale") from None
             raise
+        self.on_change()
         if live.status == "finished":
             self.reg.forget(live.table_id)
+
+    async def _finish(self, conn: aiosqlite.Connection, live: LiveTable) -> None:
+        g = live.game
+        assert g is not None and live.game_id is not None
+        await repo.end_game(conn, live.game_id, "finished", g.winner, json.dumps(g.totals))
+        await repo.save_results(conn, live.game_id, game_results(live))
+        await repo.update_table(conn, live.table_id, status="finished")
+        live.status = "finished"
+        live.due_at = None
+        await render.group_note(conn, live, game_over(self.reg.tr_group(live), live))
+
+    async def schedule(self, conn: aiosqlite.Connection, live: LiveTable) -> None:
+        """The deadline of whoever must move now; none while the computer moves."""
+        g = live.game
+        assert g is not None and live.game_id is not None
+        if live.status != "playing" or g.finished or live.is_computer(g.to_move):
+            await repo.clear_deadline(conn, live.game_id)
+            live.due_at = None
+            return
+        now = self.ctx.clock.now()
+        due = now + live.pace
+        await repo.set_deadline(
+            conn,
+            live.game_id,
+            len(g.actions),
+            g.to_move,
+            due,
+            next_reminder(live.pace, now, due, 0),
+        )
+        live.due_at = due
+
+    # ---------------------------------------------------------- deadlines
+    async def on_deadline(self, d: repo.Deadline, now: float) -> None:
+        """A reminder or a missed move, as the deadline loop found it due."""
+        table_id = await repo.game_table(self.ctx.db, d.game_id)
+        if table_id is None:
+            async with self.ctx.db.tx() as conn:
+                await repo.clear_deadline(conn, d.game_id)
+            return
+        async with self.reg.lock(table_id):
+            live = await self.reg.get(table_id)
+            current = await repo.get_deadline(self.ctx.db, d.game_id)
+            if current is None or (current.seq, current.seat, current.due_at) != (
+                d.seq,
+                d.seat,
+                d.due_at,
+            ):
+                return  # moved on meanwhile
+            g = live.game if live else None
+            if (
+                live is None
+                or g is None
+                or live.game_id != d.game_id
+                or live.status != "playing"
+                or live.seq != d.seq
+                or g.to_move != d.seat
+            ):
+                async with self.ctx.db.tx() as conn:
+                    await repo.clear_deadline(conn, d.game_id)
+                return
+            if now < d.due_at:
+                await self._remind(live, d)
+            else:
+                await self._timeout(live, d.seat)
+        self.on_change()
+
+    async def _remind(self, live: LiveTable, d: repo.Deadline) -> None:
+        uid = live.seats[d.seat]
+        sent = d.reminders + 1
+        start = d.due_at - live.pace
+        async with self.ctx.db.tx() as conn:
+            await repo.reminder_sent(
+                conn, d.game_id, sent, next_reminder(live.pace, start, d.due_at, sent)
+            )
+            if uid is not None and d.seat not in live.blocked:
+                tr = self.reg.tr_user(uid, live.lang)
+                left = duration(tr, d.due_at - self.ctx.clock.now())
+                await enqueue_send(conn, uid, tr("reminder", group=esc(live.chat_title), left=left))
+            await render.table_message(conn, self.reg, live)
+
+    async def _timeout(self, live: LiveTable, seat: int) -> None:
+        """The club player makes this one move; three in a row hand it the seat."""
+        g = live.game
+        assert g is not None
+        action = await self._decide(g, seat)
+        missed = live.timeouts.get(seat, 0) + 1
+        uid = live.seats[seat]
+
+        async def notes(conn: aiosqlite.Connection) -> None:
+            tr = self.reg.tr_group(live)
+            name = player_name(tr, live, seat)
+            live.timeouts[seat] = missed
+            await repo.set_timeouts(conn, live.table_id, seat, missed)
+            if missed >= 3 and uid is not None:
+                live.away.add(seat)
+                await repo.set_away(conn, live.table_id, seat, True)
+                await render.group_note(conn, live, tr("timeout-away", name=name))
+                ut = self.reg.tr_user(uid, live.lang)
+                await enqueue_send(
+                    conn,
+                    uid,
+                    ut("away-private", group=esc(live.chat_title)),
+                    render.back_keyboard(ut, live),
+                )
+            else:
+                await render.group_note(conn, live, tr("timeout-move", name=name))
+
+        await self._commit(live, seat, action, None, notes)
+        self.kick(live.table_id)
+
+    async def come_back(self, user_id: int, table_id: int | None = None) -> int:
+        """``/back`` or the button: the player takes the seat back from the computer."""
+        count = 0
+        for row in await repo.live_tables_of_user(self.ctx.db, user_id):
+            if row.status != "playing" or (table_id is not None and row.table_id != table_id):
+                continue
+            async with self.reg.lock(row.table_id):
+                live = await self.reg.get(row.table_id)
+                if live is None or live.game is None:
+                    continue
+                seat = live.seat_of(user_id)
+                if seat is None or seat not in live.away:
+                    continue
+                async with self.ctx.db.tx() as conn:
+                    live.away.discard(seat)
+                    live.timeouts.pop(seat, None)
+                    await repo.set_away(conn, live.table_id, seat, False)
+                    await repo.set_timeouts(conn, live.table_id, seat, 0)
+                    tr = self.reg.tr_group(live)
+                    await render.group_note(
+                        conn, live, tr("back-note", name=player_name(tr, live, seat))
+                    )
+                    await self.schedule(conn, live)
+                    await render.table_message(conn, self.reg, live)
+                    await render.hands(conn, self.reg, live, only={seat}, fresh=True)
+                count += 1
+        self.on_change()
+        return count
 
     # ---------------------------------------------------------- computer
     def kick(self, table_id: int) -> None:
@@ -238,16 +399,20 @@ class PlayService:
                 assert live is not None and live.game is not None
                 g = live.game
                 seat = g.to_move
-                decision_seed = (g.seed or 0) ^ (len(g.actions) * 0x9E3779B1)
                 try:
-                    action = await asyncio.to_thread(
-                        self.chooser, view(g, seat), self.ctx.settings.ai_level, decision_seed
-                    )
+                    action = await self._decide(g, seat)
                     await self._commit(live, seat, action, None)
                 except Exception:
                     log.exception("computer move failed at table %s", table_id)
                     return
-            self.ctx.outbox.wake()
+
+    async def _decide(self, g: Game, seat: int) -> int:
+        """The club player's move for ``seat``, from that seat's view only; off
+        the event loop so that other tables keep moving while it thinks."""
+        decision_seed = (g.seed or 0) ^ (len(g.actions) * 0x9E3779B1)
+        return await asyncio.to_thread(
+            self.chooser, view(g, seat), self.ctx.settings.ai_level, decision_seed
+        )
 
     @staticmethod
     def _computer_to_move(live: LiveTable | None) -> bool:
@@ -267,7 +432,7 @@ class PlayService:
                 await render.table_message(conn, self.reg, live)
                 await render.hands(conn, self.reg, live)
             self.kick(row.table_id)
-        self.ctx.outbox.wake()
+        self.on_change()
 
     async def stop(self) -> None:
         for task in self._runners.values():

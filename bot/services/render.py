@@ -7,10 +7,14 @@ each hand gets one private message per player, edited as the hand goes on.
 from __future__ import annotations
 
 import aiosqlite
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.callbacks import BackCb
 from bot.model import LiveTable
-from bot.outbox import enqueue_put, enqueue_send
+from bot.outbox import enqueue_delete, enqueue_put, enqueue_send
+from bot.pace import is_daily
 from bot.services.live import Registry
+from bot.views.common import Tr
 from bot.views.hand import hand_message
 from bot.views.results import hand_result
 from bot.views.table import game_table, open_table, options_screen
@@ -30,7 +34,7 @@ async def table_message(
 ) -> None:
     tr = reg.tr_group(live)
     if live.game is not None and live.status != "open":
-        text, markup = game_table(tr, live)
+        text, markup = game_table(tr, live, reg.ctx.clock.now())
     elif options:
         text, markup = options_screen(tr, live)
     else:
@@ -44,9 +48,13 @@ async def hands(
     live: LiveTable,
     new_hand: bool = False,
     only: set[int] | None = None,
+    turn: int | None = None,
+    fresh: bool = False,
 ) -> None:
-    """Each seated human's private hand message; a new hand is a new message
-    (so it notifies), later changes edit it."""
+    """Each seated human's private hand message. A new hand is a new message
+    (so it notifies), later changes edit it. In a daily game the player whose
+    ``turn`` it now is gets the hand again as a new message at the bottom of
+    the chat: an edit would not notify, and the move may be a day away."""
     for seat, uid in live.humans():
         if seat in live.blocked or (only is not None and seat not in only):
             continue
@@ -55,8 +63,23 @@ async def hands(
         key = hand_key(live, seat)
         if new_hand:
             await enqueue_send(conn, uid, text, markup, key=key)
+        elif fresh or (turn == seat and is_daily(live.pace)):
+            await enqueue_delete(conn, uid, key)
+            await enqueue_send(conn, uid, text, markup, key=key)
         else:
             await enqueue_put(conn, uid, key, text, markup)
+
+
+def back_keyboard(tr: Tr, live: LiveTable) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(
+                    text=tr("btn-back"), callback_data=BackCb(t=live.table_id).pack()
+                )
+            ]
+        ]
+    )
 
 
 async def closed_hands(

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from bot.model import LiveTable, rules_to_json
 from bot.outbox import enqueue_put, forget_key
+from bot.pace import PACES
 from bot.services import render
 from bot.services.errors import UserError
 from bot.services.live import Registry
@@ -163,8 +164,9 @@ class TableService:
             async with self.ctx.db.tx() as conn:
                 await repo.set_away(conn, live.table_id, seat, True)
                 live.away.add(seat)
+                await self.play.schedule(conn, live)
                 await render.table_message(conn, self.reg, live)
-        self.ctx.outbox.wake()
+        self.play.on_change()
         self.play.kick(live.table_id)
         return "left-game"
 
@@ -198,6 +200,16 @@ class TableService:
                 await self._set_rules(live, rules)
                 return
             raise UserError("err-bad-rules")
+
+    async def cycle_pace(self, table_id: int, person: Person) -> None:
+        async with self.reg.lock(table_id):
+            live = await self._creator_table(table_id, person)
+            i = PACES.index(live.pace) if live.pace in PACES else 0
+            live.pace = PACES[(i + 1) % len(PACES)]
+            async with self.ctx.db.tx() as conn:
+                await repo.update_table(conn, table_id, pace=live.pace)
+                await render.table_message(conn, self.reg, live)
+        self.ctx.outbox.wake()
 
     async def show_options(self, table_id: int, person: Person, show: bool) -> None:
         async with self.reg.lock(table_id):

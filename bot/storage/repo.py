@@ -36,6 +36,7 @@ class TableRow:
     rules_json: str
     players: int
     lang: str
+    pace: int
 
 
 @dataclass(slots=True)
@@ -120,6 +121,7 @@ def _table(row: aiosqlite.Row) -> TableRow:
         row["rules_json"],
         row["players"],
         row["lang"],
+        row["pace"],
     )
 
 
@@ -208,6 +210,19 @@ async def set_away(conn: aiosqlite.Connection, table_id: int, seat: int, away: b
     )
 
 
+async def get_timeouts(db: Database, table_id: int) -> dict[int, int]:
+    rows = await db.fetchall(
+        "SELECT seat, timeouts FROM seats WHERE table_id=? AND timeouts>0", (table_id,)
+    )
+    return {r["seat"]: r["timeouts"] for r in rows}
+
+
+async def set_timeouts(conn: aiosqlite.Connection, table_id: int, seat: int, n: int) -> None:
+    await _exec(
+        conn, "UPDATE seats SET timeouts=? WHERE table_id=? AND seat=?", (n, table_id, seat)
+    )
+
+
 async def set_seat(
     conn: aiosqlite.Connection, table_id: int, seat: int, user_id: int | None
 ) -> None:
@@ -271,13 +286,18 @@ async def append_action(
 
 
 async def end_game(
-    conn: aiosqlite.Connection, game_id: int, status: str, winner: int | None
+    conn: aiosqlite.Connection,
+    game_id: int,
+    status: str,
+    winner: int | None,
+    totals_json: str | None = None,
 ) -> None:
     await _exec(
         conn,
-        "UPDATE games SET status=?, winner=?, finished_at=? WHERE game_id=?",
-        (status, winner, time.time(), game_id),
+        "UPDATE games SET status=?, winner=?, finished_at=?, totals_json=? WHERE game_id=?",
+        (status, winner, time.time(), totals_json, game_id),
     )
+    await _exec(conn, "DELETE FROM deadlines WHERE game_id=?", (game_id,))
 
 
 # ----------------------------------------------------------------- looks
@@ -295,3 +315,137 @@ async def add_look(conn: aiosqlite.Connection, game_id: int, hand_no: int, seat:
         "INSERT OR IGNORE INTO looks(game_id, hand_no, seat) VALUES (?, ?, ?)",
         (game_id, hand_no, seat),
     )
+
+
+# ------------------------------------------------------------- deadlines
+@dataclass(slots=True)
+class Deadline:
+    game_id: int
+    seq: int
+    seat: int
+    due_at: float
+    remind_at: float | None
+    reminders: int
+
+
+async def set_deadline(
+    conn: aiosqlite.Connection,
+    game_id: int,
+    seq: int,
+    seat: int,
+    due_at: float,
+    remind_at: float | None,
+) -> None:
+    await _exec(
+        conn,
+        "INSERT INTO deadlines(game_id, seq, seat, due_at, remind_at, reminders)"
+        " VALUES (?, ?, ?, ?, ?, 0) ON CONFLICT(game_id) DO UPDATE SET seq=excluded.seq,"
+        " seat=excluded.seat, due_at=excluded.due_at, remind_at=excluded.remind_at, reminders=0",
+        (game_id, seq, seat, due_at, remind_at),
+    )
+
+
+async def clear_deadline(conn: aiosqlite.Connection, game_id: int) -> None:
+    await _exec(conn, "DELETE FROM deadlines WHERE game_id=?", (game_id,))
+
+
+async def get_deadline(db: Database, game_id: int) -> Deadline | None:
+    row = await db.fetchone("SELECT * FROM deadlines WHERE game_id=?", (game_id,))
+    return _deadline(row) if row else None
+
+
+def _deadline(row: aiosqlite.Row) -> Deadline:
+    return Deadline(
+        row["game_id"], row["seq"], row["seat"], row["due_at"], row["remind_at"], row["reminders"]
+    )
+
+
+async def next_deadline(db: Database) -> Deadline | None:
+    """The deadline or reminder that comes first."""
+    row = await db.fetchone(
+        "SELECT * FROM deadlines ORDER BY MIN(due_at, COALESCE(remind_at, due_at)) LIMIT 1"
+    )
+    return _deadline(row) if row else None
+
+
+async def reminder_sent(
+    conn: aiosqlite.Connection, game_id: int, reminders: int, remind_at: float | None
+) -> None:
+    await _exec(
+        conn,
+        "UPDATE deadlines SET reminders=?, remind_at=? WHERE game_id=?",
+        (reminders, remind_at, game_id),
+    )
+
+
+async def shift_deadlines(conn: aiosqlite.Connection, seconds: float) -> None:
+    """Downtime of the bot is not the players' time: every deadline moves."""
+    await _exec(
+        conn,
+        "UPDATE deadlines SET due_at=due_at+?, remind_at=remind_at+? ",
+        (seconds, seconds),
+    )
+
+
+async def get_meta(db: Database, key: str) -> str | None:
+    row = await db.fetchone("SELECT value FROM meta WHERE key=?", (key,))
+    return row["value"] if row else None
+
+
+async def set_meta(conn: aiosqlite.Connection, key: str, value: str) -> None:
+    await _exec(
+        conn,
+        "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+        (key, value),
+    )
+
+
+# --------------------------------------------------------------- results
+async def save_results(
+    conn: aiosqlite.Connection,
+    game_id: int,
+    rows: list[tuple[int, int | None, bool, int, int, int, int, int]],
+) -> None:
+    """Per seat: (seat, user, won, hands, contracts bid, made, nils bid, made)."""
+    for seat, user_id, won, hands, cb, cm, nb, nm in rows:
+        await _exec(
+            conn,
+            "INSERT OR REPLACE INTO results(game_id, seat, user_id, won, hands, contracts_bid,"
+            " contracts_made, nils_bid, nils_made) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, seat, user_id, int(won), hands, cb, cm, nb, nm),
+        )
+
+
+async def finished_games(db: Database, chat_id: int, limit: int = 5) -> list[aiosqlite.Row]:
+    return await db.fetchall(
+        "SELECT g.game_id, g.table_id, g.winner, g.totals_json, g.finished_at, g.rules_json"
+        " FROM games g JOIN tables t ON t.table_id=g.table_id"
+        " WHERE t.chat_id=? AND g.status='finished' ORDER BY g.game_id DESC LIMIT ?",
+        (chat_id, limit),
+    )
+
+
+async def user_stats(db: Database, user_id: int) -> aiosqlite.Row | None:
+    return await db.fetchone(
+        "SELECT COUNT(*) AS games, COALESCE(SUM(won),0) AS wins, COALESCE(SUM(hands),0) AS hands,"
+        " COALESCE(SUM(contracts_bid),0) AS contracts_bid,"
+        " COALESCE(SUM(contracts_made),0) AS contracts_made,"
+        " COALESCE(SUM(nils_bid),0) AS nils_bid, COALESCE(SUM(nils_made),0) AS nils_made"
+        " FROM results WHERE user_id=?",
+        (user_id,),
+    )
+
+
+async def latest_table(db: Database, chat_id: int) -> TableRow | None:
+    """The live table of a chat, else the most recent one (finished games stay readable)."""
+    row = await db.fetchone(
+        "SELECT * FROM tables WHERE chat_id=? AND status IN ('open','playing','finished')"
+        " ORDER BY (status IN ('open','playing')) DESC, table_id DESC LIMIT 1",
+        (chat_id,),
+    )
+    return _table(row) if row else None
+
+
+async def game_table(db: Database, game_id: int) -> int | None:
+    row = await db.fetchone("SELECT table_id FROM games WHERE game_id=?", (game_id,))
+    return row["table_id"] if row else None

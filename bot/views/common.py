@@ -78,3 +78,19 @@ def is_spade(c: int) -> bool:
 
 def kw(**args: Any) -> dict[str, Any]:
     return args
+
+
+def duration(tr: Tr, seconds: float) -> str:
+    """``23 ч 5 мин``, ``4 мин``, ``40 с`` — remaining time at a glance."""
+    s = max(0, round(seconds))
+    if s < 60:
+        return tr("dur-s", s=s)
+    minutes = round(s / 60)
+    if minutes < 60:
+        return tr("dur-m", m=minutes)
+    h, m = divmod(minutes, 60)
+    return tr("dur-hm", h=h, m=m) if m else tr("dur-h", h=h)
+
+
+def pace_text(tr: Tr, pace: int) -> str:
+    return duration(tr, pace)

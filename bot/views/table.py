@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import OPTION, OPTIONS, PRESET, SIT, STAND, START, TableCb
+from bot.callbacks import OPTION, OPTIONS, PACE, PRESET, SIT, STAND, START, LookupCb, TableCb
 from bot.model import LiveTable, preset_name
+from bot.pace import is_daily
 from bot.views.common import (
     Tr,
     bid_text,
+    duration,
     player_name,
     preset_label,
     seat_name,
@@ -63,6 +67,7 @@ def open_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]:
         uid = table.seats[seat]
         name = player_name(tr, table, seat) if uid is not None else tr("seat-free")
         lines.append(tr("seat-line", seat=seat_name(tr, n, seat), name=name))
+    lines.append(tr("table-pace", pace=duration(tr, table.pace), daily=int(is_daily(table.pace))))
     lines.append("")
     lines.append(tr("table-partners-4" if n == 4 else "table-partners-solo"))
     lines.append(tr("table-open-hint"))
@@ -95,6 +100,14 @@ def open_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]:
             InlineKeyboardButton(
                 text=tr("btn-options"), callback_data=TableCb(t=t, op=OPTIONS).pack()
             ),
+        ]
+    )
+    rows.append(
+        [
+            InlineKeyboardButton(
+                text=tr("btn-pace", pace=duration(tr, table.pace)),
+                callback_data=TableCb(t=t, op=PACE).pack(),
+            )
         ]
     )
     rows.append(
@@ -144,7 +157,35 @@ def score_lines(tr: Tr, table: LiveTable) -> list[str]:
     ]
 
 
-def game_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup | None]:
+def deadline_text(tr: Tr, table: LiveTable, now: float) -> str | None:
+    if table.due_at is None:
+        return None
+    if is_daily(table.pace):
+        at = datetime.fromtimestamp(table.due_at, tz=UTC)
+        return tr(
+            "deadline-daily",
+            time=at.strftime("%H:%M"),
+            day=at.day,
+            month=at.month,
+            left=duration(tr, table.due_at - now),
+        )
+    return tr("deadline-live", pace=duration(tr, table.pace))
+
+
+def lookup_keyboard(tr: Tr, table: LiveTable) -> InlineKeyboardMarkup:
+    t = table.table_id
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(text=tr(f"btn-q-{k}"), callback_data=LookupCb(t=t, k=k).pack())
+                for k in row
+            ]
+            for row in (("score", "turn", "table"), ("info", "sheet"))
+        ]
+    )
+
+
+def game_table(tr: Tr, table: LiveTable, now: float) -> tuple[str, InlineKeyboardMarkup | None]:
     """The group's view of a running or finished game: no hidden card, ever."""
     g = table.game
     assert g is not None
@@ -191,6 +232,8 @@ def game_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup | No
         lines.append("")
         lines.append(tr("table-winner", winner=side_name(tr, table, g.winner)))
         return "\n".join(lines), None
+    if table.status != "playing":
+        return "\n".join(lines), None
     lines.append("")
     who = player_name(tr, table, g.to_move)
     if g.phase == BIDDING:
@@ -199,6 +242,11 @@ def game_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup | No
         lines.append(tr("turn-exchange", name=who))
     else:
         lines.append(tr("turn-play", name=who))
+    deadline = deadline_text(tr, table, now)
+    if deadline:
+        lines.append(deadline)
     for seat in sorted(table.blocked):
         lines.append(tr("table-blocked", name=player_name(tr, table, seat)))
-    return "\n".join(lines), None
+    for seat in sorted(table.away):
+        lines.append(tr("table-away", name=player_name(tr, table, seat)))
+    return "\n".join(lines), lookup_keyboard(tr, table)

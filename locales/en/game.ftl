@@ -42,7 +42,6 @@ sheet-block = <pre>{ $sheet }</pre>
     { $legend }
 sheet-legend = Team columns: change = total/bags. 0 is nil, B is blind nil.
 
-score-no-game = There is no game here now. Open a table with /newgame.
 score-title = 📊 <b>Score</b> · game to { $target } · { $hands } { $hands ->
     [one] hand
    *[other] hands

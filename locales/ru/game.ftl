@@ -42,7 +42,6 @@ sheet-block = <pre>{ $sheet }</pre>
     { $legend }
 sheet-legend = В столбцах команд: изменение = итог/мешки. 0 — ноль, С — слепой ноль.
 
-score-no-game = Сейчас здесь нет игры. Откройте стол командой /newgame.
 score-title = 📊 <b>Счёт</b> · игра до { $target } · сыграно { $hands } { $hands ->
     [one] сдача
     [few] сдачи

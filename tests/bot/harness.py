@@ -20,6 +20,7 @@ from typing import Any
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 
 from bot.app import App
+from bot.clock import Clock
 from bot.config import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,8 +55,8 @@ async def polling_started(fake: FakeTelegram, after: int, timeout: float = 15) -
 
 
 class InProcessBot:
-    def __init__(self, settings: Settings) -> None:
-        self.app = App(settings)
+    def __init__(self, settings: Settings, clock: Clock | None = None) -> None:
+        self.app = App(settings, clock=clock)
         self.task: asyncio.Task[None] | None = None
 
     async def start(self, fake: FakeTelegram) -> None:

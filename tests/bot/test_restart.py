@@ -40,19 +40,19 @@ async def test_kill_9_mid_hand_and_finish_the_game(fake: FakeTelegram, tmp_path)
             await fake.start_bot(u)
         await fake.send_text(anna, GROUP, "/newgame")
         table = Table(fake, GROUP, [anna, boris])
-        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons(), timeout=15)
+        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons(), timeout=30)
         await (
             await fake.press_button(boris, table.table_message(), text_contains="Восток")
         ).answer()
-        await fake.wait_for(lambda: "Борис" in table.table_message().text)
+        await fake.wait_for(lambda: "Борис" in table.table_message().text, timeout=30)
         await (
             await fake.press_button(anna, table.table_message(), text_contains="Правила")
         ).answer()
-        await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
+        await fake.wait_for(lambda: "«Клуб»" in table.table_message().text, timeout=30)
         await (
             await fake.press_button(anna, table.table_message(), text_contains="Начать")
         ).answer()
-        await fake.wait_for(lambda: table.actionable(), timeout=15)
+        await fake.wait_for(lambda: table.actionable(), timeout=30)
 
         # Play into the middle of the first hand's play, then crash.
         await play_moves(table, lambda: len(actions(db)) >= 4 + 9)
@@ -64,7 +64,7 @@ async def test_kill_9_mid_hand_and_finish_the_game(fake: FakeTelegram, tmp_path)
         await proc.start(fake)
         # Every acknowledged move survived, and the players' messages are current.
         assert actions(db)[: len(acknowledged)] == acknowledged
-        await fake.wait_for(lambda: table.actionable(), timeout=15)
+        await fake.wait_for(lambda: table.actionable(), timeout=30)
 
         await play_moves(table, lambda: any("Игра окончена" in t for t in fake.sent_texts(GROUP)))
         await fake.wait_idle(quiet=0.1)

@@ -1,0 +1,47 @@
+"""Wall time as the bot sees it. The deadline loop and the services read time
+only through a ``Clock``, so tests can move time forward by a day in a moment."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Protocol
+
+
+class Clock(Protocol):
+    def now(self) -> float:
+        """Seconds since the epoch."""
+        ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+
+class SystemClock:
+    def now(self) -> float:
+        return time.time()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds))
+
+
+class FakeClock:
+    """Time moves only when a test calls ``advance``; sleepers wake when their
+    moment has come."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self._now = start
+        self._changed = asyncio.Event()
+
+    def now(self) -> float:
+        return self._now
+
+    async def sleep(self, seconds: float) -> None:
+        until = self._now + max(0.0, seconds)
+        while self._now < until:
+            event = self._changed
+            await event.wait()
+
+    def advance(self, seconds: float) -> None:
+        self._now += seconds
+        self._changed.set()
+        self._changed = asyncio.Event()

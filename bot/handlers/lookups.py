@@ -1,0 +1,60 @@
+"""Quick lookup commands, in a group (its table) or in private (all one's games)."""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.enums import ChatType
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+from aiogram_i18n import I18nContext
+
+from bot.services.lookups import LookupService
+from bot.services.play import PlayService
+
+
+async def on_lookup(
+    message: Message, command: CommandObject, i18n: I18nContext, lookups: LookupService
+) -> None:
+    assert message.from_user is not None
+    kind = command.command.lower()
+    if message.chat.type == ChatType.PRIVATE:
+        text = await lookups.in_private(kind, message.from_user.id, i18n.locale)
+    else:
+        text = await lookups.in_chat(kind, message.chat.id, i18n.locale)
+    await message.answer(text)
+
+
+async def on_history(message: Message, i18n: I18nContext, lookups: LookupService) -> None:
+    if message.chat.type == ChatType.PRIVATE:
+        await message.answer(i18n.get("history-in-group"))
+        return
+    await message.answer(await lookups.history(message.chat.id, i18n.locale))
+
+
+async def on_stats(message: Message, i18n: I18nContext, lookups: LookupService) -> None:
+    assert message.from_user is not None
+    user = message.from_user
+    if message.reply_to_message is not None and message.reply_to_message.from_user is not None:
+        user = message.reply_to_message.from_user
+    await message.answer(await lookups.stats(user.id, user.first_name or "", i18n.locale))
+
+
+async def on_back(message: Message, i18n: I18nContext, play: PlayService) -> None:
+    assert message.from_user is not None
+    count = await play.come_back(message.from_user.id)
+    await message.answer(i18n.get("back-done" if count else "err-not-away"))
+
+
+async def on_rules(message: Message, i18n: I18nContext, lookups: LookupService) -> None:
+    await message.answer(await lookups.rules_in_chat(message.chat.id, i18n.locale))
+
+
+def build() -> Router:
+    """A fresh router: each App (and each test) gets its own."""
+    router = Router(name="lookups")
+    router.message.register(on_lookup, Command("score", "turn", "table", "info", "sheet"))
+    router.message.register(on_history, Command("history"))
+    router.message.register(on_stats, Command("stats"))
+    router.message.register(on_back, Command("back"))
+    router.message.register(on_rules, Command("rules"))
+    return router

@@ -1,0 +1,25 @@
+"""How long a move may take and when the player is reminded."""
+
+from __future__ import annotations
+
+# Seconds per move offered at /newgame: real time, then daily.
+PACES = (30, 60, 120, 300, 12 * 3600, 24 * 3600, 48 * 3600, 72 * 3600)
+DEFAULT_PACE = 60
+DAILY = 12 * 3600
+HOUR = 3600
+
+
+def is_daily(pace: int) -> bool:
+    return pace >= DAILY
+
+
+def reminder_times(pace: int, start: float, due: float) -> list[float]:
+    """Daily: at half time and an hour before the end; real time: with a third left."""
+    if is_daily(pace):
+        return [start + pace / 2, due - HOUR]
+    return [due - pace / 3]
+
+
+def next_reminder(pace: int, start: float, due: float, sent: int) -> float | None:
+    times = reminder_times(pace, start, due)
+    return times[sent] if sent < len(times) else None

@@ -1,0 +1,86 @@
+"""The deadline loop: reminders before a move is due, the computer's move for
+an absent player when it is. Deadlines live in the database; the loop keeps a
+heartbeat there so that, after the bot was down, every deadline moves by the
+downtime instead of charging it to the players."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from bot.services.live import Registry
+from bot.services.play import PlayService
+from bot.storage import repo
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT = "heartbeat_at"
+
+
+class Timers:
+    heartbeat_every = 15.0
+
+    def __init__(self, reg: Registry, play: PlayService) -> None:
+        self.reg = reg
+        self.play = play
+        self.ctx = reg.ctx
+        self._wake = asyncio.Event()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def credit_downtime(self) -> float:
+        """Move every deadline by the time the bot was not running."""
+        clock = self.ctx.clock
+        last = await repo.get_meta(self.ctx.db, HEARTBEAT)
+        now = clock.now()
+        shift = max(0.0, now - float(last)) if last else 0.0
+        async with self.ctx.db.tx() as conn:
+            if shift > 0:
+                await repo.shift_deadlines(conn, shift)
+            await repo.set_meta(conn, HEARTBEAT, repr(now))
+        if shift > 0:
+            log.info("deadlines moved by %.0f s of downtime", shift)
+        return shift
+
+    async def beat(self) -> None:
+        """Record that the bot is alive now (also on a clean shutdown)."""
+        async with self.ctx.db.tx() as conn:
+            await repo.set_meta(conn, HEARTBEAT, repr(self.ctx.clock.now()))
+
+    async def run(self) -> None:
+        clock = self.ctx.clock
+        last_beat = clock.now()
+        while True:
+            now = clock.now()
+            if now - last_beat >= self.heartbeat_every:
+                async with self.ctx.db.tx() as conn:
+                    await repo.set_meta(conn, HEARTBEAT, repr(now))
+                last_beat = now
+            nxt = await repo.next_deadline(self.ctx.db)
+            wait = self.heartbeat_every
+            if nxt is not None:
+                moment = min(nxt.due_at, nxt.remind_at or nxt.due_at)
+                log.debug("next deadline: game %s in %.0f s", nxt.game_id, moment - now)
+                if moment <= now:
+                    try:
+                        await self.play.on_deadline(nxt, now)
+                    except Exception:
+                        log.exception("deadline of game %s failed", nxt.game_id)
+                        await asyncio.sleep(1)
+                    continue
+                wait = min(wait, moment - now)
+            await self._sleep(wait)
+
+    async def _sleep(self, seconds: float) -> None:
+        self._wake.clear()
+        sleeper = asyncio.create_task(self.ctx.clock.sleep(seconds))
+        waker = asyncio.create_task(self._wake.wait())
+        try:
+            await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for t in (sleeper, waker):
+                t.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await t

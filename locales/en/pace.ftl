@@ -1,0 +1,63 @@
+## Pace, move deadlines, reminders, quick lookups.
+
+dur-hm = { $h } h { $m } min
+dur-h = { $h } h
+dur-m = { $m } min
+dur-s = { $s } s
+
+table-pace = { $daily ->
+    [1] ⏳ Daily: { $pace } per move.
+   *[other] ⏳ Real time: { $pace } per move.
+}
+btn-pace = ⏳ Pace: { $pace } per move
+deadline-daily = ⏳ Move due by { $time } UTC on { $month }/{ $day } ({ $left } left)
+deadline-live = ⏳ Per move: { $pace }
+table-away = 🤖 The club player plays for { $name } (come back: /back).
+
+reminder = ⏰ Your move in “{ $group }” — { $left } left.
+timeout-move = ⏰ { $name } ran out of time — the club player moved instead.
+timeout-away = ⏰ { $name } ran out of time a third time in a row — the club player takes the seat. Come back with the button or /back.
+away-private = You missed three moves in a row in “{ $group }” — the club player plays for you. Come back when you can:
+back-note = 👋 { $name } is back at the table.
+btn-back = ↩️ Back to the game
+back-done = Welcome back! Your cards are in the private chat.
+err-not-away = Nobody is playing for you.
+
+btn-q-score = 📊 Score
+btn-q-turn = ⏳ Whose turn
+btn-q-table = 🃏 On the table
+btn-q-info = ℹ️ Bids
+btn-q-sheet = 📋 Sheet
+
+lookup-no-table = No game has been played in this group yet. Open a table with /newgame.
+lookup-no-games = You have no games now. Open a table in a group with /newgame.
+lookup-table-head = <b>“{ $group }”</b>
+lookup-start-first = To get the sheet, open @{ $bot } and press “Start”.
+lookup-sent-private = The sheet was sent to your private chat.
+lookup-not-started = The game has not started yet (to { $target } points).
+lookup-bidding = Hand { $hand }: bidding.
+lookup-lead = Led suit: { $suit }
+lookup-lead-next = { $name } leads.
+lookup-info-seat = { $seat } — { $name }: { $bid }, tricks { $tricks }
+lookup-no-sheet = No sheet yet: no hand has been played.
+
+history-empty = No games have been finished in this group yet.
+history-title = 📜 <b>Recent games</b>
+history-line = { $day }: winner — { $winner } ({ $totals }), { $hands } { $hands ->
+    [one] hand
+   *[other] hands
+}
+history-in-group = Each group has its own history: type /history there.
+stats-empty = { $name } has no finished games yet.
+stats = 📈 <b>{ $name }</b>: { $games } { $games ->
+    [one] game
+   *[other] games
+}, { $wins } won; contracts made { $contracts_made } of { $contracts_bid }; nils made { $nils_made } of { $nils_bid }.
+
+cmd-turn = Whose turn and until when
+cmd-table = On the table: trick, led suit, spades
+cmd-info = Players' bids and tricks
+cmd-sheet = The full score sheet
+cmd-history = Recent games of the group
+cmd-stats = Your statistics
+cmd-back = Back to your seat

@@ -1,0 +1,70 @@
+## Темп игры, сроки хода, напоминания, быстрые справки.
+
+dur-hm = { $h } ч { $m } мин
+dur-h = { $h } ч
+dur-m = { $m } мин
+dur-s = { $s } с
+
+table-pace = { $daily ->
+    [1] ⏳ По дням: { $pace } на ход.
+   *[other] ⏳ В реальном времени: { $pace } на ход.
+}
+btn-pace = ⏳ Темп: { $pace } на ход
+deadline-daily = ⏳ Срок хода: до { $time } UTC { $day }.{ $month ->
+    [10] 10
+    [11] 11
+    [12] 12
+   *[other] 0{ $month }
+} (осталось { $left })
+deadline-live = ⏳ На ход: { $pace }
+table-away = 🤖 За { $name } играет клубный игрок (вернуться: /back).
+
+reminder = ⏰ Ваш ход в «{ $group }» — осталось { $left }.
+timeout-move = ⏰ { $name } не успел(а) — ход сделал клубный игрок.
+timeout-away = ⏰ { $name } не успел(а) третий раз подряд — дальше за него играет клубный игрок. Вернуться можно кнопкой или командой /back.
+away-private = Вы пропустили три хода подряд в «{ $group }» — за вас играет клубный игрок. Когда сможете, возвращайтесь:
+back-note = 👋 { $name } вернулся(ась) за стол.
+btn-back = ↩️ Вернуться в игру
+back-done = С возвращением! Карты пришли в личный чат.
+err-not-away = За вас и так никто не играет.
+
+btn-q-score = 📊 Счёт
+btn-q-turn = ⏳ Чей ход
+btn-q-table = 🃏 На столе
+btn-q-info = ℹ️ Заявки
+btn-q-sheet = 📋 Запись
+
+lookup-no-table = В этой группе ещё не было игры. Откройте стол командой /newgame.
+lookup-no-games = У вас сейчас нет игр. Откройте стол в группе командой /newgame.
+lookup-table-head = <b>«{ $group }»</b>
+lookup-start-first = Чтобы получить запись, откройте @{ $bot } и нажмите «Старт».
+lookup-sent-private = Запись отправлена вам в личный чат.
+lookup-not-started = Игра ещё не началась (до { $target } очков).
+lookup-bidding = Сдача { $hand }: идут заявки.
+lookup-lead = Масть захода: { $suit }
+lookup-lead-next = Заходит { $name }.
+lookup-info-seat = { $seat } — { $name }: { $bid }, взяток { $tricks }
+lookup-no-sheet = Записи пока нет: ни одна сдача ещё не сыграна.
+
+history-empty = В этой группе ещё нет сыгранных партий.
+history-title = 📜 <b>Последние партии</b>
+history-line = { $day }: победа — { $winner } ({ $totals }), { $hands } { $hands ->
+    [one] сдача
+    [few] сдачи
+   *[many] сдач
+}
+history-in-group = История партий есть в каждой группе: наберите /history там.
+stats-empty = У { $name } пока нет законченных партий.
+stats = 📈 <b>{ $name }</b>: { $games } { $games ->
+    [one] партия
+    [few] партии
+   *[many] партий
+}, побед { $wins }; заказов выполнено { $contracts_made } из { $contracts_bid }; нолей сыграно { $nils_made } из { $nils_bid }.
+
+cmd-turn = Чей ход и до какого времени
+cmd-table = Что на столе: взятка, масть, пики
+cmd-info = Заявки и взятки игроков
+cmd-sheet = Полная запись счёта
+cmd-history = Последние партии группы
+cmd-stats = Ваша статистика
+cmd-back = Вернуться за стол
