@@ -133,7 +133,7 @@ async def test_score_and_help(fake, bot) -> None:
     anna = fake.add_user(441, "Анна")
     fake.add_group(GROUP, "Группа", members=[anna], admins=[anna])
     await fake.send_text(anna, GROUP, "/score")
-    await fake.wait_for(lambda: any("нет игры" in t for t in fake.sent_texts(GROUP)))
+    await fake.wait_for(lambda: any("не было игры" in t for t in fake.sent_texts(GROUP)))
     await fake.send_text(anna, GROUP, "/help@piki_test_bot")
     await fake.wait_for(
         lambda: any("/newgame" in t and "козырь" in t for t in fake.sent_texts(GROUP))
