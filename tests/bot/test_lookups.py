@@ -1,0 +1,109 @@
+"""Every quick lookup in every phase of a table: commands and buttons."""
+
+from __future__ import annotations
+
+import pytest
+from fake_telegram import FakeTelegram
+from harness import InProcessBot, Table, play_moves, settings_for
+
+GROUP = -1003003
+COMMANDS = ("/score", "/turn", "/table", "/info", "/sheet")
+
+
+@pytest.fixture
+async def fake():
+    async with FakeTelegram(bot_username="piki_test_bot") as f:
+        yield f
+
+
+async def ask(fake: FakeTelegram, user, chat: int, command: str) -> str:
+    before = len(fake.sent_texts(chat))
+    await fake.send_text(user, chat, command)
+    await fake.wait_for(lambda: len(fake.sent_texts(chat)) > before)
+    return fake.sent_texts(chat)[-1]
+
+
+async def test_lookups_in_every_phase(fake, tmp_path) -> None:
+    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
+    await bot.start(fake)
+    try:
+        anna = fake.add_user(701, "Анна")
+        fake.add_group(GROUP, "Справки", members=[anna], admins=[anna])
+        await fake.start_bot(anna)
+
+        # No table yet.
+        for cmd in COMMANDS:
+            assert "не было игры" in await ask(fake, anna, GROUP, cmd)
+        assert "нет сыгранных партий" in await ask(fake, anna, GROUP, "/history")
+        assert "нет законченных партий" in await ask(fake, anna, GROUP, "/stats")
+
+        # An open table.
+        await fake.send_text(anna, GROUP, "/newgame")
+        table = Table(fake, GROUP, [anna])
+        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
+        for cmd in ("/score", "/turn", "/table", "/info"):
+            assert "не началась" in await ask(fake, anna, GROUP, cmd)
+        assert "Записи пока нет" in await ask(fake, anna, GROUP, "/sheet")
+
+        # Before the first bid.
+        await (
+            await fake.press_button(anna, table.table_message(), text_contains="Правила")
+        ).answer()
+        await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
+        await (
+            await fake.press_button(anna, table.table_message(), text_contains="Начать")
+        ).answer()
+        await fake.wait_for(lambda: table.actionable())
+        assert "сыграно 0 сдач" in await ask(fake, anna, GROUP, "/score")
+        turn = await ask(fake, anna, GROUP, "/turn")
+        assert "Ход: Анна — заявка" in turn and "На ход: 1 мин" in turn
+        assert "идут заявки" in await ask(fake, anna, GROUP, "/table")
+        info = await ask(fake, anna, GROUP, "/info")
+        assert "Север — Анна: ждём заявку" in info and "Запад — 🤖 Запад" in info
+
+        # Buttons under the table message answer in a pop-up, not in the group.
+        group_count = len(fake.sent_texts(GROUP))
+        for label, expected in (
+            ("Счёт", "Счёт"),
+            ("Чей ход", "Ход: Анна"),
+            ("Заявки", "ждём заявку"),
+        ):
+            answer = await (
+                await fake.press_button(anna, table.table_message(), text_contains=label)
+            ).answer()
+            assert answer["show_alert"] and expected in answer["text"]
+            assert len(answer["text"]) <= 200 and "<b>" not in answer["text"]
+        answer = await (
+            await fake.press_button(anna, table.table_message(), text_contains="Запись")
+        ).answer()
+        assert "личный чат" in answer["text"]
+        await fake.wait_for(lambda: "Записи пока нет" in fake.sent_texts(anna.id)[-1])
+        await fake.wait_idle(quiet=0.05)
+        assert len(fake.sent_texts(GROUP)) == group_count
+
+        # During play: the trick number, lead suit and spades.
+        await play_moves(table, lambda: "Взятка 2 из 13" in table.table_message().text)
+        on_table = await ask(fake, anna, GROUP, "/table")
+        assert "Взятка 2 из 13" in on_table and "Пики" in on_table
+        assert "Взятка 2 из 13" in await ask(fake, anna, GROUP, "/info")
+        answer = await (
+            await fake.press_button(anna, table.table_message(), text_contains="На столе")
+        ).answer()
+        assert "Взятка 2 из 13" in answer["text"]
+
+        # In private: all of the user's running games.
+        assert "«Справки»" in await ask(fake, anna, anna.id, "/turn")
+
+        # After the end.
+        await play_moves(table, lambda: "Победа" in table.table_message().text)
+        assert "Победа" in await ask(fake, anna, GROUP, "/score")
+        assert "Победа" in await ask(fake, anna, GROUP, "/turn")
+        sheet = await ask(fake, anna, GROUP, "/sheet")
+        assert "Заявки" in sheet and "Взятки" in sheet
+        assert fake.last_message(GROUP).html.startswith("<pre>")
+        history = await ask(fake, anna, GROUP, "/history")
+        assert "Последние партии" in history and "победа" in history
+        stats = await ask(fake, anna, GROUP, "/stats")
+        assert "1 партия" in stats
+    finally:
+        await bot.stop()
