@@ -23,6 +23,7 @@ from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.handlers import routers
 from bot.i18n import SUPPORTED, Texts, UserLocaleManager, make_core
+from bot.middlewares import ThrottlePresses
 from bot.outbox import Outbox
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
@@ -76,7 +77,16 @@ class App:
         core = make_core(s.default_lang)
         await core.startup()
         texts = Texts(core)
-        self.outbox = Outbox(self.db, self.bot, s, request_timeout=30)
+        # The services are built below; the outbox reaches them when Telegram
+        # refuses a chat (403) or moves it to a supergroup.
+        self.outbox = Outbox(
+            self.db,
+            self.bot,
+            s,
+            on_forbidden=lambda chat, why: self.play.on_forbidden(chat, why),
+            on_migrated=lambda old, new: self.tables.after_migration(old, new),
+            request_timeout=30,
+        )
         ctx = Ctx(self.db, texts, self.outbox, s, me.username or "", self.clock)
         self.registry = Registry(ctx)
         self.play = PlayService(self.registry, self._chooser)
@@ -89,13 +99,15 @@ class App:
             self.timers.wake()
 
         self.play.on_change = changed
-        self.outbox._on_forbidden = self.play.on_forbidden
         dp = Dispatcher()
         dp.include_routers(*routers())
         i18n = I18nMiddleware(
             core=core, manager=UserLocaleManager(s.default_lang), default_locale=s.default_lang
         )
         i18n.setup(dispatcher=dp)
+        # After i18n, so the toast speaks the user's language.
+        if s.press_limit > 0:
+            dp.callback_query.outer_middleware(ThrottlePresses(s.press_limit, s.press_window))
         dp["tables"] = self.tables
         dp["play"] = self.play
         dp["lookups"] = self.lookups

@@ -36,6 +36,10 @@ class Settings(BaseSettings):
     group_messages_per_minute: int = 20
     private_messages_per_second: float = 1.0
     global_messages_per_second: float = 30.0
+    # Button mashing: at most PRESS_LIMIT presses per PRESS_WINDOW seconds per
+    # user (0 disables the limit).
+    press_limit: int = 8
+    press_window: float = 3.0
     # Reserved for webhook mode; long polling is used while this is unset.
     webhook_url: str | None = None
     default_lang: str = "ru"

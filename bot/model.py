@@ -38,6 +38,8 @@ class LiveTable:
     timeouts: dict[int, int] = field(default_factory=dict)
     # When the player to move must have moved (None: nobody is waited for).
     due_at: float | None = None
+    # The group removed the bot: the game is kept and waits until it is back.
+    paused: bool = False
 
     @property
     def players(self) -> int:

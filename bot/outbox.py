@@ -765,6 +765,10 @@ class Outbox:
             except Exception:
                 log.exception("on_forbidden(%s) failed", chat_id)
 
+    async def migrate(self, old: int, new: int) -> None:
+        """Telegram said the group became a supergroup (service message or error)."""
+        await self._migrate(old, new)
+
     async def _migrate(self, old: int, new: int) -> None:
         """A group became a supergroup: move everything that refers to the old chat id."""
         self._stats.migrations += 1

@@ -2,8 +2,15 @@
 
 from aiogram import Router
 
-from bot.handlers import buttons, errors, group, lookups, private
+from bot.handlers import buttons, errors, group, lookups, membership, private
 
 
 def routers() -> list[Router]:
-    return [errors.build(), private.build(), group.build(), lookups.build(), buttons.build()]
+    return [
+        errors.build(),
+        membership.build(),
+        private.build(),
+        group.build(),
+        lookups.build(),
+        buttons.build(),
+    ]

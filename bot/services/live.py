@@ -55,6 +55,10 @@ class Registry:
     def forget(self, table_id: int) -> None:
         self._tables.pop(table_id, None)
 
+    def forget_chat(self, chat_id: int) -> None:
+        for table_id in [t for t, live in self._tables.items() if live.chat_id == chat_id]:
+            self._tables.pop(table_id, None)
+
     def cached(self, table_id: int) -> LiveTable | None:
         return self._tables.get(table_id)
 
@@ -78,6 +82,7 @@ class Registry:
             lang=row.lang,
             seats=seats,
             pace=row.pace,
+            paused=row.paused,
         )
         live.away = await repo.get_away(self.ctx.db, table_id)
         live.timeouts = await repo.get_timeouts(self.ctx.db, table_id)

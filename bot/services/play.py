@@ -185,6 +185,8 @@ class PlayService:
             raise UserError("err-stale")
         if live.game.finished:
             raise UserError("err-game_over")
+        if live.paused:
+            raise UserError("err-paused", group=esc(live.chat_title))
         return live
 
     async def _commit(
@@ -253,7 +255,7 @@ class PlayService:
         """The deadline of whoever must move now; none while the computer moves."""
         g = live.game
         assert g is not None and live.game_id is not None
-        if live.status != "playing" or g.finished or live.is_computer(g.to_move):
+        if live.status != "playing" or g.finished or live.paused or live.is_computer(g.to_move):
             await repo.clear_deadline(conn, live.game_id)
             live.due_at = None
             return
@@ -416,7 +418,7 @@ class PlayService:
 
     @staticmethod
     def _computer_to_move(live: LiveTable | None) -> bool:
-        if live is None or live.status != "playing" or live.game is None:
+        if live is None or live.status != "playing" or live.game is None or live.paused:
             return False
         g = live.game
         return not g.finished and g.to_move >= 0 and live.is_computer(g.to_move)

@@ -161,7 +161,11 @@ _M3: tuple[Step, ...] = (
     "CREATE INDEX results_by_user ON results(user_id) WHERE user_id IS NOT NULL",
 )
 
-MIGRATIONS: list[Sequence[Step]] = [_M1, _M2, _M3]
+# 4: a table whose group removed the bot is paused (its game kept) until the
+# bot is added back.
+_M4: tuple[Step, ...] = ("ALTER TABLE tables ADD COLUMN paused INTEGER NOT NULL DEFAULT 0",)
+
+MIGRATIONS: list[Sequence[Step]] = [_M1, _M2, _M3, _M4]
 
 
 async def apply_migrations(db: Database, migrations: Sequence[Sequence[Step]] = MIGRATIONS) -> int:

@@ -37,6 +37,7 @@ class TableRow:
     players: int
     lang: str
     pace: int
+    paused: bool
 
 
 @dataclass(slots=True)
@@ -122,6 +123,7 @@ def _table(row: aiosqlite.Row) -> TableRow:
         row["players"],
         row["lang"],
         row["pace"],
+        bool(row["paused"]),
     )
 
 

@@ -47,3 +47,6 @@ err-spades_not_broken = Spades cannot be led until they are broken.
 err-bad_exchange = That exchange is not possible.
 err-bad_deal = Invalid deal.
 err-bad_record = Invalid game record.
+err-too-fast = Not so fast 🙂
+err-paused = The game is paused: the bot was removed from “{ $group }”. Add it back and the game goes on.
+paused-private = ⏸ The game in “{ $group }” is paused: the bot was removed from the group. When it is added back, the game goes on from the same place.

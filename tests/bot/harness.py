@@ -37,6 +37,8 @@ def bot_env(fake: FakeTelegram, db_path: Path, **extra: Any) -> dict[str, str]:
         "PRIVATE_MESSAGES_PER_SECOND": "0",
         "GLOBAL_MESSAGES_PER_SECOND": "0",
         "LOG_LEVEL": "WARNING",
+        # Scripted players press far faster than people; tests of throttling turn it on.
+        "PRESS_LIMIT": "0",
     }
     env.update({k.upper(): str(v) for k, v in extra.items()})
     return env

@@ -150,3 +150,27 @@ async def test_garbage_commands_and_text(game) -> None:
     assert action_count(db) == before
     # The game goes on.
     assert table.actionable()
+
+
+async def test_button_mashing_is_throttled_for_that_user_only(fake: FakeTelegram, tmp_path) -> None:
+    db = tmp_path / "spades.db"
+    bot = InProcessBot(settings_for(fake, db, press_limit=4, press_window=60))
+    await bot.start(fake)
+    try:
+        masher, calm = fake.add_user(251, "Жмун"), fake.add_user(252, "Спокойный")
+        fake.add_group(GROUP, "Группа", members=[masher, calm], admins=[masher])
+        for u in (masher, calm):
+            await fake.start_bot(u)
+        await fake.send_text(masher, GROUP, "/newgame")
+        table = Table(fake, GROUP, [masher, calm])
+        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
+        msg = table.table_message()
+        presses = [await fake.press_raw(masher, GROUP, msg.message_id, "zzz") for _ in range(12)]
+        answers = [await p.answer() for p in presses]
+        assert sum("быстро" in (a["text"] or "") for a in answers) == 8
+        # The other player is not slowed down.
+        answer = await (await fake.press_button(calm, msg, text_contains="Юг")).answer()
+        assert answer["text"] is None
+        await fake.wait_for(lambda: "Спокойный" in table.table_message().text)
+    finally:
+        await bot.stop()
