@@ -25,6 +25,7 @@ from bot.handlers import routers
 from bot.i18n import SUPPORTED, Texts, UserLocaleManager, make_core
 from bot.middlewares import ThrottlePresses
 from bot.outbox import Outbox
+from bot.services.club import ClubService
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
@@ -43,13 +44,29 @@ GROUP_COMMANDS = (
     "sheet",
     "history",
     "stats",
+    "profile",
+    "partners",
+    "authority",
     "rules",
     "back",
     "leave",
     "cancel",
     "help",
 )
-PRIVATE_COMMANDS = ("start", "score", "turn", "table", "info", "sheet", "stats", "back", "help")
+PRIVATE_COMMANDS = (
+    "start",
+    "score",
+    "turn",
+    "table",
+    "info",
+    "sheet",
+    "stats",
+    "profile",
+    "partners",
+    "back",
+    "forget_me",
+    "help",
+)
 
 
 class App:
@@ -92,7 +109,8 @@ class App:
         self.play = PlayService(self.registry, self._chooser)
         self.tables = TableService(self.registry, self.play)
         self.lookups = LookupService(self.registry)
-        self.timers = Timers(self.registry, self.play)
+        self.club = ClubService(self.registry, self.play)
+        self.timers = Timers(self.registry, self.play, self.club)
 
         def changed() -> None:
             self.outbox.wake()
@@ -111,6 +129,7 @@ class App:
         dp["tables"] = self.tables
         dp["play"] = self.play
         dp["lookups"] = self.lookups
+        dp["club"] = self.club
         dp["registry"] = self.registry
         self.dp = dp
         self.texts = texts

@@ -43,6 +43,20 @@ class LookupCb(CallbackData, prefix="q"):
     k: str
 
 
+class GestureCb(CallbackData, prefix="g"):
+    """An afterword gesture: game, the receiver's seat, the gesture's index."""
+
+    g: int
+    s: int
+    k: int
+
+
+class ForgetCb(CallbackData, prefix="f"):
+    """Confirm (1) or keep (0) the erasure of one's personal data."""
+
+    yes: int
+
+
 class TableCb(CallbackData, prefix="t"):
     """Table set-up and management: ``op`` names the operation."""
 

@@ -40,6 +40,8 @@ class LiveTable:
     due_at: float | None = None
     # The group removed the bot: the game is kept and waits until it is back.
     paused: bool = False
+    # Authority of the seated people (gestures received), shown by their names.
+    authority: dict[int, int] = field(default_factory=dict)
 
     @property
     def players(self) -> int:

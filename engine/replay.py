@@ -72,8 +72,10 @@ def run_hand(
     try:
         if not isinstance(hand, dict):
             raise EngineError("bad_record", "a hand is a JSON object")
-        if game.phase != DEAL:
+        if game.finished:
             raise EngineError("game_over", "the game is over: no more hands")
+        if game.phase != DEAL:
+            raise EngineError("bad_record", "the previous hand is not finished")
         deal = hand.get("deal")
         if not isinstance(deal, list):
             raise EngineError("bad_record", "deal must be a list of hands")
@@ -107,8 +109,10 @@ def run_hand(
                 raise EngineError("bad_exchange", "the blind-nil exchange is missing")
             if game.phase == BIDDING:
                 raise EngineError("wrong_phase", "a card was played before all bids")
+            if game.finished:
+                raise EngineError("game_over", "the game is over: too many cards")
             if game.phase != PLAY:
-                raise EngineError("game_over", "the hand is over: too many cards")
+                raise EngineError("bad_record", "the hand is over: too many cards")
             _step(game, action_from_json(p, PLAY), trace)
             step += 1
     except EngineError as e:
@@ -180,7 +184,7 @@ def record_of(game: Game) -> dict[str, Any]:
         h["plays"] = plays
         hands.append(h)
     return {
-        "rules": game.rules.diff_from_preset(),
+        "rules": game.rules.diff_from_preset(with_players=False),
         "players": game.n,
         "first_dealer": game.first_dealer,
         "hands": hands,

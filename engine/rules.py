@@ -93,7 +93,7 @@ class Rules:
             raise EngineError("bad_rules", "rules must be a preset name or an object")
         opts = dict(value)
         preset_name = opts.pop("preset", "classic")
-        if preset_name not in PRESETS:
+        if not isinstance(preset_name, str) or preset_name not in PRESETS:
             raise EngineError("bad_rules", f"unknown preset {preset_name!r}")
         base = PRESETS[preset_name]
         known = {f.name for f in fields(cls)}
@@ -110,12 +110,15 @@ class Rules:
                 raise EngineError("bad_rules", f"{name} must be a number")
         return replace(base, **opts).validate()
 
-    def diff_from_preset(self) -> dict[str, Any]:
-        """Shortest JSON form: the closest preset plus the options that differ."""
+    def diff_from_preset(self, with_players: bool = True) -> dict[str, Any]:
+        """Shortest JSON form: the closest preset plus the options that differ
+        (``players`` left out when the caller writes it beside the rules)."""
         best: dict[str, Any] | None = None
         for name, preset in PRESETS.items():
             d = {"preset": name}
             for f in fields(self):
+                if f.name == "players" and not with_players:
+                    continue
                 if getattr(self, f.name) != getattr(preset, f.name):
                     d[f.name] = getattr(self, f.name)
             if best is None or len(d) < len(best):

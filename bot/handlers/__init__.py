@@ -2,7 +2,7 @@
 
 from aiogram import Router
 
-from bot.handlers import buttons, errors, group, lookups, membership, private
+from bot.handlers import buttons, club, errors, group, lookups, membership, private
 
 
 def routers() -> list[Router]:
@@ -12,5 +12,6 @@ def routers() -> list[Router]:
         private.build(),
         group.build(),
         lookups.build(),
+        club.build(),
         buttons.build(),
     ]

@@ -105,6 +105,7 @@ class Registry:
     async def refresh_names(self, live: LiveTable) -> None:
         ids = [uid for uid in live.seats if uid is not None]
         users = await repo.get_users(self.ctx.db, ids)
+        live.authority = await repo.authority(self.ctx.db, ids)
         live.blocked = set()
         for seat, uid in enumerate(live.seats):
             if uid is None:

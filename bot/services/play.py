@@ -52,6 +52,8 @@ class PlayService:
         self._runners: dict[int, asyncio.Task[None]] = {}
         # Called after every committed change: wakes the outbox and the deadline loop.
         self.on_change: Callable[[], None] = self.ctx.outbox.wake
+        # Run inside the transaction that ends a game (the club's afterword, records).
+        self.finish_hooks: list[Callable[[aiosqlite.Connection, LiveTable], Awaitable[None]]] = []
 
     @property
     def chooser(self) -> Chooser:
@@ -250,6 +252,8 @@ class PlayService:
         live.status = "finished"
         live.due_at = None
         await render.group_note(conn, live, game_over(self.reg.tr_group(live), live))
+        for hook in self.finish_hooks:
+            await hook(conn, live)
 
     async def schedule(self, conn: aiosqlite.Connection, live: LiveTable) -> None:
         """The deadline of whoever must move now; none while the computer moves."""

@@ -108,8 +108,21 @@ class TableService:
             user = await repo.get_user(self.ctx.db, person.user_id)
             if user is None or not user.started or user.blocked:
                 return self.join_link(table_id, seat)
+            seat = await self._partner_seat(live, person.user_id, seat)
             await self._set_seat(live, seat, person.user_id, person)
         return None
+
+    async def _partner_seat(self, live: LiveTable, user_id: int, wanted: int) -> int:
+        """A permanent partner already seated? Sit opposite them if that seat is free."""
+        if live.players != 4:
+            return wanted
+        partners = {r["partner"] for r in await repo.permanent_partners(self.ctx.db, user_id)}
+        for seat, uid in enumerate(live.seats):
+            if uid in partners:
+                opposite = (seat + 2) % 4
+                if live.seats[opposite] is None:
+                    return opposite
+        return wanted
 
     async def join_from_link(self, table_id: int, seat: int, person: Person) -> LiveTable:
         """``/start join_<table>_<seat>``: the person has just started the bot."""
@@ -122,12 +135,15 @@ class TableService:
             if not free:
                 raise UserError("err-table-full")
             target = seat if seat in free else free[0]
+            target = await self._partner_seat(live, person.user_id, target)
             await self._set_seat(live, target, person.user_id, person)
             return live
 
     async def _set_seat(
         self, live: LiveTable, seat: int, user_id: int | None, person: Person | None = None
     ) -> None:
+        if user_id is not None:
+            live.authority.update(await repo.authority(self.ctx.db, [user_id]))
         async with self.ctx.db.tx() as conn:
             if user_id is not None:
                 old = live.seat_of(user_id)

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import logging
 
+from bot.services.club import ClubService
 from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.storage import repo
@@ -21,9 +22,10 @@ HEARTBEAT = "heartbeat_at"
 class Timers:
     heartbeat_every = 15.0
 
-    def __init__(self, reg: Registry, play: PlayService) -> None:
+    def __init__(self, reg: Registry, play: PlayService, club: ClubService) -> None:
         self.reg = reg
         self.play = play
+        self.club = club
         self.ctx = reg.ctx
         self._wake = asyncio.Event()
 
@@ -58,8 +60,11 @@ class Timers:
                 async with self.ctx.db.tx() as conn:
                     await repo.set_meta(conn, HEARTBEAT, repr(now))
                 last_beat = now
-            nxt = await repo.next_deadline(self.ctx.db)
             wait = self.heartbeat_every
+            closes = await self.club.close_due(now)
+            if closes is not None:
+                wait = min(wait, closes - now)
+            nxt = await repo.next_deadline(self.ctx.db)
             if nxt is not None:
                 moment = min(nxt.due_at, nxt.remind_at or nxt.due_at)
                 log.debug("next deadline: game %s in %.0f s", nxt.game_id, moment - now)

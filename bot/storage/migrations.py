@@ -165,7 +165,42 @@ _M3: tuple[Step, ...] = (
 # bot is added back.
 _M4: tuple[Step, ...] = ("ALTER TABLE tables ADD COLUMN paused INTEGER NOT NULL DEFAULT 0",)
 
-MIGRATIONS: list[Sequence[Step]] = [_M1, _M2, _M3, _M4]
+# 5: the club — partners' record together, the afterword and its gestures
+# (Authority is the count of gestures received; it is derived, not stored).
+_M5: tuple[Step, ...] = (
+    """
+    CREATE TABLE partners(
+        a INTEGER NOT NULL,
+        b INTEGER NOT NULL,  -- a < b
+        games INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        permanent_since REAL,
+        PRIMARY KEY(a, b))
+    """,
+    "CREATE INDEX partners_b ON partners(b)",
+    """
+    CREATE TABLE afterwords(
+        game_id INTEGER PRIMARY KEY REFERENCES games(game_id),
+        table_id INTEGER NOT NULL,
+        chat_id INTEGER NOT NULL,
+        closes_at REAL NOT NULL,
+        closed INTEGER NOT NULL DEFAULT 0)
+    """,
+    "CREATE INDEX afterwords_open ON afterwords(closes_at) WHERE closed = 0",
+    """
+    CREATE TABLE gestures(
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games(game_id),
+        from_user INTEGER,  -- NULL once the sender asked to be forgotten
+        to_user INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        at REAL NOT NULL,
+        UNIQUE(game_id, from_user, to_user, kind))
+    """,
+    "CREATE INDEX gestures_to ON gestures(to_user)",
+)
+
+MIGRATIONS: list[Sequence[Step]] = [_M1, _M2, _M3, _M4, _M5]
 
 
 async def apply_migrations(db: Database, migrations: Sequence[Sequence[Step]] = MIGRATIONS) -> int:

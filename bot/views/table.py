@@ -66,6 +66,8 @@ def open_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]:
     for seat in range(n):
         uid = table.seats[seat]
         name = player_name(tr, table, seat) if uid is not None else tr("seat-free")
+        if uid is not None and table.authority.get(uid):
+            name = tr("name-authority", name=name, authority=table.authority[uid])
         lines.append(tr("seat-line", seat=seat_name(tr, n, seat), name=name))
     lines.append(tr("table-pace", pace=duration(tr, table.pace), daily=int(is_daily(table.pace))))
     lines.append("")

@@ -1,0 +1,81 @@
+"""The club: profile, partners, Authority, the afterword, forgetting oneself."""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram_i18n import I18nContext
+
+from bot.callbacks import ForgetCb, GestureCb
+from bot.services.club import ClubService
+
+
+async def on_profile(message: Message, i18n: I18nContext, club: ClubService) -> None:
+    assert message.from_user is not None
+    user = message.from_user
+    if message.reply_to_message is not None and message.reply_to_message.from_user is not None:
+        user = message.reply_to_message.from_user
+    await message.answer(await club.profile(user.id, user.first_name or "", i18n.locale))
+
+
+async def on_partners(message: Message, i18n: I18nContext, club: ClubService) -> None:
+    assert message.from_user is not None
+    await message.answer(await club.partners(message.from_user.id, i18n.locale))
+
+
+async def on_authority(message: Message, i18n: I18nContext, club: ClubService) -> None:
+    if message.chat.type == "private":
+        await message.answer(i18n.get("authority-in-group"))
+        return
+    await message.answer(await club.authority_list(message.chat.id, i18n.locale))
+
+
+async def on_forget(message: Message, i18n: I18nContext) -> None:
+    keyboard = InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(
+                    text=i18n.get("btn-forget-yes"), callback_data=ForgetCb(yes=1).pack()
+                ),
+                InlineKeyboardButton(
+                    text=i18n.get("btn-forget-no"), callback_data=ForgetCb(yes=0).pack()
+                ),
+            ]
+        ]
+    )
+    await message.answer(i18n.get("forget-confirm"), reply_markup=keyboard)
+
+
+async def on_forget_press(
+    cb: CallbackQuery, callback_data: ForgetCb, bot: Bot, i18n: I18nContext, club: ClubService
+) -> None:
+    if callback_data.yes:
+        await club.forget(cb.from_user.id, cb.from_user.first_name or "")
+        text = i18n.get("forget-done")
+    else:
+        text = i18n.get("forget-kept")
+    await cb.answer()
+    if cb.message is not None:
+        await bot.edit_message_text(
+            text=text, chat_id=cb.message.chat.id, message_id=cb.message.message_id
+        )
+
+
+async def on_gesture(
+    cb: CallbackQuery, callback_data: GestureCb, i18n: I18nContext, club: ClubService
+) -> None:
+    key = await club.gesture(callback_data.g, cb.from_user.id, callback_data.s, callback_data.k)
+    await cb.answer(i18n.get(key))
+
+
+def build() -> Router:
+    """A fresh router: each App (and each test) gets its own."""
+    router = Router(name="club")
+    router.message.register(on_profile, Command("profile"))
+    router.message.register(on_partners, Command("partners"))
+    router.message.register(on_authority, Command("authority"))
+    router.message.register(on_forget, Command("forget_me"))
+    router.callback_query.register(on_forget_press, ForgetCb.filter())
+    router.callback_query.register(on_gesture, GestureCb.filter())
+    return router

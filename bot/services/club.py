@@ -1,0 +1,211 @@
+"""The club (seed 003): permanent partners, the afterword and Authority.
+
+Authority grows only from gestures received in an afterword; wins never
+touch it, and nothing in the club ranks people by wins.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from functools import partial
+
+import aiosqlite
+
+from bot.i18n import esc
+from bot.model import LiveTable
+from bot.outbox import enqueue_put, enqueue_send
+from bot.services import render
+from bot.services.errors import UserError
+from bot.services.live import Registry
+from bot.services.play import PlayService
+from bot.storage import repo
+from bot.views.club import KINDS, afterword_message
+from engine.scoring import side_of
+
+log = logging.getLogger(__name__)
+
+AFTERWORD_SECONDS = 90
+PERMANENT_AFTER = 3
+
+
+def afterword_key(game_id: int) -> str:
+    return f"afterword:{game_id}"
+
+
+class ClubService:
+    def __init__(self, reg: Registry, play: PlayService) -> None:
+        self.reg = reg
+        self.ctx = reg.ctx
+        self.play = play
+        play.finish_hooks.append(self.game_finished)
+
+    # ------------------------------------------------------ game end
+    async def game_finished(self, conn: aiosqlite.Connection, live: LiveTable) -> None:
+        """Inside the transaction that ends the game: partners' record and the afterword."""
+        g = live.game
+        assert g is not None and live.game_id is not None
+        now = self.ctx.clock.now()
+        if g.n == 4:
+            for seat in (0, 1):
+                a, b = live.seats[seat], live.seats[seat + 2]
+                if a is None or b is None:
+                    continue
+                won = g.winner == side_of(4, seat)
+                if await repo.add_partner_game(conn, a, b, won, now):
+                    await self._announce_partners(conn, live, a, b)
+        humans = [uid for _, uid in live.humans()] + [live.seats[s] for s in live.away]
+        if len([u for u in humans if u is not None]) >= 2:
+            await repo.open_afterword(
+                conn, live.game_id, live.table_id, live.chat_id, now + AFTERWORD_SECONDS
+            )
+            text, markup = afterword_message(self.reg.tr_group(live), live, [], open_=True)
+            await enqueue_send(conn, live.chat_id, text, markup, key=afterword_key(live.game_id))
+
+    async def _announce_partners(
+        self, conn: aiosqlite.Connection, live: LiveTable, a: int, b: int
+    ) -> None:
+        tr = self.reg.tr_group(live)
+        names = {uid: esc(live.names.get(uid, "")) for uid in (a, b)}
+        await render.group_note(conn, live, tr("partners-new", a=names[a], b=names[b]))
+        for me, other in ((a, b), (b, a)):
+            ut = self.reg.tr_user(me, live.lang)
+            await enqueue_send(conn, me, ut("partners-new-private", name=names[other]))
+
+    # ----------------------------------------------------- afterword
+    async def gesture(self, game_id: int, from_user: int, to_seat: int, index: int) -> str:
+        """One kind word or gesture; returns the toast key for the sender."""
+        if not 0 <= index < len(KINDS):
+            raise UserError("err-stale")
+        kind = KINDS[index]
+        aw = await repo.get_afterword(self.ctx.db, game_id)
+        if aw is None:
+            raise UserError("err-stale")
+        table_id = aw["table_id"]
+        async with self.reg.lock(table_id):
+            aw = await repo.get_afterword(self.ctx.db, game_id)
+            if aw["closed"] or self.ctx.clock.now() >= aw["closes_at"]:
+                raise UserError("err-afterword-closed")
+            live = await self.reg.get(table_id)
+            if live is None or live.game_id != game_id:
+                raise UserError("err-stale")
+            if from_user not in live.seats:
+                raise UserError("err-afterword-not-player")
+            if not 0 <= to_seat < len(live.seats) or live.seats[to_seat] is None:
+                raise UserError("err-afterword-computer")
+            to_user = live.seats[to_seat]
+            assert to_user is not None
+            if to_user == from_user:
+                raise UserError("err-afterword-self")
+            async with self.ctx.db.tx() as conn:
+                if not await repo.add_gesture(
+                    conn, game_id, from_user, to_user, kind, self.ctx.clock.now()
+                ):
+                    raise UserError("err-afterword-twice")
+            sent = await repo.gestures_of_game(self.ctx.db, game_id)
+            async with self.ctx.db.tx() as conn:
+                text, markup = afterword_message(self.reg.tr_group(live), live, sent, open_=True)
+                await enqueue_put(conn, live.chat_id, afterword_key(game_id), text, markup)
+        self.play.on_change()
+        return "afterword-sent"
+
+    async def close_due(self, now: float) -> float | None:
+        """Close afterwords whose 90 seconds are over; the next closing moment."""
+        while True:
+            aw = await repo.next_afterword_close(self.ctx.db)
+            if aw is None:
+                return None
+            if aw["closes_at"] > now:
+                return float(aw["closes_at"])
+            await self._close(aw["game_id"], aw["table_id"])
+
+    async def _close(self, game_id: int, table_id: int) -> None:
+        async with self.reg.lock(table_id):
+            live = await self.reg.get(table_id)
+            sent = await repo.gestures_of_game(self.ctx.db, game_id)
+            async with self.ctx.db.tx() as conn:
+                await repo.close_afterword(conn, game_id)
+                if live is not None:
+                    text, _ = afterword_message(self.reg.tr_group(live), live, sent, open_=False)
+                    await enqueue_put(conn, live.chat_id, afterword_key(game_id), text, None)
+        self.play.on_change()
+
+    # ------------------------------------------------------ lookups
+    async def profile(self, user_id: int, name: str, locale: str) -> str:
+        tr = partial(self.ctx.texts, locale)
+        stats = await repo.user_stats(self.ctx.db, user_id)
+        auth = (await repo.authority(self.ctx.db, [user_id])).get(user_id, 0)
+        partners = await repo.permanent_partners(self.ctx.db, user_id)
+        return tr(
+            "profile",
+            name=esc(name),
+            authority=auth,
+            games=stats["games"] if stats else 0,
+            wins=stats["wins"] if stats else 0,
+            contracts_bid=stats["contracts_bid"] if stats else 0,
+            contracts_made=stats["contracts_made"] if stats else 0,
+            nils_bid=stats["nils_bid"] if stats else 0,
+            nils_made=stats["nils_made"] if stats else 0,
+            partners=len(partners),
+        )
+
+    async def partners(self, user_id: int, locale: str) -> str:
+        tr = partial(self.ctx.texts, locale)
+        rows = await repo.permanent_partners(self.ctx.db, user_id)
+        if not rows:
+            return tr("partners-none", need=PERMANENT_AFTER)
+        users = await repo.get_users(self.ctx.db, [r["partner"] for r in rows])
+        lines = [tr("partners-title")]
+        for r in rows:
+            user = users.get(r["partner"])
+            lines.append(
+                tr(
+                    "partners-line",
+                    name=esc(user.first_name if user else "?"),
+                    games=r["games"],
+                    wins=r["wins"],
+                )
+            )
+        return "\n".join(lines)
+
+    async def authority_list(self, chat_id: int, locale: str) -> str:
+        tr = partial(self.ctx.texts, locale)
+        rows = await repo.chat_members_by_authority(self.ctx.db, chat_id)
+        if not rows:
+            return tr("authority-empty")
+        lines = [tr("authority-title")]
+        for i, r in enumerate(rows, 1):
+            lines.append(
+                tr("authority-line", n=i, name=esc(r["first_name"]), authority=r["authority"])
+            )
+        return "\n".join(lines)
+
+    # ------------------------------------------------------ forget me
+    async def forget(self, user_id: int, name: str) -> None:
+        """Erase the person: rows, names in queued messages, seats in live games
+        (the computer takes them); finished games keep anonymous results."""
+        live_tables = await repo.live_tables_of_user(self.ctx.db, user_id)
+        for row in live_tables:
+            async with self.reg.lock(row.table_id):
+                live = await self.reg.get(row.table_id)
+                if live is None:
+                    continue
+                seat = live.seat_of(user_id)
+                if seat is None:
+                    continue
+                async with self.ctx.db.tx() as conn:
+                    await repo.set_seat(conn, live.table_id, seat, None)
+                    live.seats[seat] = None
+                    live.away.discard(seat)
+                    live.names.pop(user_id, None)
+                    if live.game is not None and live.status == "playing":
+                        await self.play.schedule(conn, live)
+                    await render.table_message(conn, self.reg, live)
+            self.play.kick(row.table_id)
+        async with self.ctx.db.tx() as conn:
+            await repo.forget_user(conn, user_id)
+            for form in {name, html.escape(name, quote=False)}:
+                if len(form) >= 2:
+                    await conn.execute("DELETE FROM outbox WHERE instr(payload, ?) > 0", (form,))
+        self.reg.langs.pop(user_id, None)
+        self.play.on_change()

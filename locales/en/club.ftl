@@ -1,0 +1,53 @@
+## The club: permanent partners, the afterword, Authority, the profile.
+
+name-authority = { $name } ★{ $authority }
+
+gesture-thanks = thanks for the game
+gesture-partner = great partner
+gesture-nil = beautiful nil
+gesture-played = well played
+afterword-title = 💬 <b>Afterword</b> — a minute and a half, no hurry: say a kind word to each other.
+afterword-legend = { $legend }
+afterword-line = { $sender } → { $receiver }: { $gesture }
+afterword-someone = someone
+afterword-empty = Quiet so far.
+afterword-quiet = No words this time.
+afterword-closed = The afterword is closed. Thank you all for the game!
+afterword-sent = Sent 💛
+err-afterword-closed = The afterword is already closed.
+err-afterword-self = Not to yourself 🙂
+err-afterword-twice = You already sent this gesture to this player.
+err-afterword-computer = The club player takes no gestures.
+err-afterword-not-player = Gestures are for those who sat at the table.
+
+partners-new = 🤝 { $a } and { $b } have played three games together — they are permanent partners now!
+partners-new-private = 🤝 You and { $name } have played three games together — you are permanent partners now. The club will seat you together.
+partners-none = No permanent partners yet: people become partners after { $need } games together.
+partners-title = 🤝 <b>Permanent partners</b>
+partners-line = • { $name }: { $games } { $games ->
+    [one] game
+   *[other] games
+} together, { $wins } won
+
+authority-title = ★ <b>Authority</b> — for warm afterwords, not for wins
+authority-line = { $n }. { $name } — ★{ $authority }
+authority-empty = Nobody has played in this group yet.
+authority-in-group = Members' Authority is shown in the group: /authority.
+
+profile = 👤 <b>{ $name }</b>
+    ★ Authority: { $authority }
+    Games: { $games }, won: { $wins }
+    Contracts made: { $contracts_made } of { $contracts_bid }
+    Nils made: { $nils_made } of { $nils_bid }
+    Permanent partners: { $partners }
+
+forget-confirm = Delete all your data (name, statistics, partners, Authority)? Finished games keep their results without your name. This cannot be undone.
+btn-forget-yes = Yes, delete
+btn-forget-no = No
+forget-done = Done: your data has been deleted.
+forget-kept = Nothing was deleted.
+
+cmd-profile = Profile: games, partners, Authority
+cmd-partners = Permanent partners
+cmd-authority = Authority of the group's members
+cmd-forget_me = Delete my data
