@@ -7,6 +7,7 @@ rest of the code never reads ``os.environ`` directly.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -31,7 +32,7 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     # Seconds a computer move stays visible before the next one is made.
     ai_move_delay: float = Field(default=1.0, ge=0)
-    ai_level: str = "master"
+    ai_level: Literal["novice", "amateur", "master"] = "master"
     # Telegram's limits; a value <= 0 disables that limit (tests do so).
     group_messages_per_minute: int = 20
     private_messages_per_second: float = 1.0
