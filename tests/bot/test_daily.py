@@ -124,7 +124,13 @@ async def test_missed_deadlines_reminders_takeover_and_return(fake, tmp_path) ->
         )
         await fake.wait_for(lambda: "играет клубный игрок" in table.table_message().text)
         # While he is away his seat moves without waiting for any deadline.
-        await play_own_turns(fake, table, anna, lambda: False)
+        moves = {"n": 0}
+
+        def counted() -> bool:
+            moves["n"] += 1
+            return moves["n"] > 4
+
+        await play_own_turns(fake, table, anna, counted)
         assert deadline_of(db) is None or deadline_of(db)[0] != 2
         # One button and he is back; his hand comes again.
         answer = await (await fake.press_button(boris, back, text_contains="Вернуться")).answer()
