@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from aiogram import Router
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramNetworkError
 from aiogram.filters import ExceptionTypeFilter
 from aiogram.types import ErrorEvent
 from aiogram_i18n import I18nContext
@@ -25,6 +26,15 @@ async def on_user_error(event: ErrorEvent, i18n: I18nContext) -> None:
         await event.update.callback_query.answer(text, show_alert=err.key not in TOASTS)
     elif event.update.message is not None:
         await event.update.message.reply(text)
+
+
+async def on_telegram_error(event: ErrorEvent) -> None:
+    """Telegram failed us after the work was done (e.g. answering the press of
+    a move already committed): the outcome shows in the chat anyway, so no
+    "something went wrong" that would suggest the move was lost."""
+    exc = event.exception
+    level = logging.ERROR if isinstance(exc, TelegramBadRequest) else logging.WARNING
+    log.log(level, "Telegram call failed in update %s: %r", event.update.update_id, exc)
 
 
 async def on_any_error(event: ErrorEvent, i18n: I18nContext) -> None:
@@ -49,5 +59,8 @@ def build() -> Router:
     """A fresh router: each App (and each test) gets its own."""
     router = Router(name="errors")
     router.errors.register(on_user_error, ExceptionTypeFilter(UserError))
+    router.errors.register(
+        on_telegram_error, ExceptionTypeFilter(TelegramAPIError, TelegramNetworkError)
+    )
     router.errors.register(on_any_error)
     return router
