@@ -8,14 +8,12 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import ForgetCb, GestureCb
+from bot.handlers.common import subject
 from bot.services.club import ClubService
 
 
 async def on_profile(message: Message, i18n: I18nContext, club: ClubService) -> None:
-    assert message.from_user is not None
-    user = message.from_user
-    if message.reply_to_message is not None and message.reply_to_message.from_user is not None:
-        user = message.reply_to_message.from_user
+    user = subject(message)
     await message.answer(await club.profile(user.id, user.first_name or "", i18n.locale))
 
 

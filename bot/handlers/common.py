@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aiogram import Bot
-from aiogram.types import User
+from aiogram.types import Message, User
 
 from bot.i18n import pick_locale
 from bot.services.tables import Person
@@ -25,3 +25,12 @@ async def is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
     except Exception:
         return False
     return member.status in ("creator", "administrator")
+
+
+def subject(message: Message) -> User:
+    """Whom a lookup is about: the author, or the person they replied to."""
+    assert message.from_user is not None
+    reply = message.reply_to_message
+    if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
+        return reply.from_user
+    return message.from_user

@@ -8,6 +8,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 from aiogram_i18n import I18nContext
 
+from bot.handlers.common import subject
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
 
@@ -32,10 +33,7 @@ async def on_history(message: Message, i18n: I18nContext, lookups: LookupService
 
 
 async def on_stats(message: Message, i18n: I18nContext, lookups: LookupService) -> None:
-    assert message.from_user is not None
-    user = message.from_user
-    if message.reply_to_message is not None and message.reply_to_message.from_user is not None:
-        user = message.reply_to_message.from_user
+    user = subject(message)
     await message.answer(await lookups.stats(user.id, user.first_name or "", i18n.locale))
 
 

@@ -14,7 +14,7 @@ import json
 import logging
 import secrets
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import aiosqlite
 
@@ -129,22 +129,26 @@ class PlayService:
             return f"err-{e.code}"
         return "err-stale"
 
-    async def user_returned(self, user_id: int) -> None:
-        """The user pressed Start again (e.g. after blocking the bot): resend their hands."""
+    async def _my_playing_tables(
+        self, user_id: int, table_id: int | None = None
+    ) -> AsyncIterator[tuple[LiveTable, int]]:
+        """Each running table where the user sits, with the seat, under its lock."""
         for row in await repo.live_tables_of_user(self.ctx.db, user_id):
-            if row.status != "playing":
+            if row.status != "playing" or (table_id is not None and row.table_id != table_id):
                 continue
             async with self.reg.lock(row.table_id):
                 live = await self.reg.get(row.table_id)
-                if live is None or live.game is None:
-                    continue
-                seat = live.seat_of(user_id)
-                if seat is None:
-                    continue
-                live.blocked.discard(seat)
-                async with self.ctx.db.tx() as conn:
-                    await render.table_message(conn, self.reg, live)
-                    await render.hands(conn, self.reg, live, only={seat})
+                seat = live.seat_of(user_id) if live is not None else None
+                if live is not None and live.game is not None and seat is not None:
+                    yield live, seat
+
+    async def user_returned(self, user_id: int) -> None:
+        """The user pressed Start again (e.g. after blocking the bot): resend their hands."""
+        async for live, seat in self._my_playing_tables(user_id):
+            live.blocked.discard(seat)
+            async with self.ctx.db.tx() as conn:
+                await render.table_message(conn, self.reg, live)
+                await render.hands(conn, self.reg, live, only={seat})
         self.on_change()
 
     async def on_forbidden(self, chat_id: int, description: str) -> None:
@@ -357,29 +361,22 @@ class PlayService:
     async def come_back(self, user_id: int, table_id: int | None = None) -> int:
         """``/back`` or the button: the player takes the seat back from the computer."""
         count = 0
-        for row in await repo.live_tables_of_user(self.ctx.db, user_id):
-            if row.status != "playing" or (table_id is not None and row.table_id != table_id):
+        async for live, seat in self._my_playing_tables(user_id, table_id):
+            if seat not in live.away:
                 continue
-            async with self.reg.lock(row.table_id):
-                live = await self.reg.get(row.table_id)
-                if live is None or live.game is None:
-                    continue
-                seat = live.seat_of(user_id)
-                if seat is None or seat not in live.away:
-                    continue
-                async with self.ctx.db.tx() as conn:
-                    live.away.discard(seat)
-                    live.timeouts.pop(seat, None)
-                    await repo.set_away(conn, live.table_id, seat, False)
-                    await repo.set_timeouts(conn, live.table_id, seat, 0)
-                    tr = self.reg.tr_group(live)
-                    await render.group_note(
-                        conn, live, tr("back-note", name=player_name(tr, live, seat))
-                    )
-                    await self.schedule(conn, live)
-                    await render.table_message(conn, self.reg, live)
-                    await render.hands(conn, self.reg, live, only={seat}, fresh=True)
-                count += 1
+            async with self.ctx.db.tx() as conn:
+                live.away.discard(seat)
+                live.timeouts.pop(seat, None)
+                await repo.set_away(conn, live.table_id, seat, False)
+                await repo.set_timeouts(conn, live.table_id, seat, 0)
+                tr = self.reg.tr_group(live)
+                await render.group_note(
+                    conn, live, tr("back-note", name=player_name(tr, live, seat))
+                )
+                await self.schedule(conn, live)
+                await render.table_message(conn, self.reg, live)
+                await render.hands(conn, self.reg, live, only={seat}, fresh=True)
+            count += 1
         self.on_change()
         return count
 
