@@ -172,3 +172,21 @@ async def test_blocked_player_the_group_is_told_and_the_game_waits(fake, bot) ->
     )
     await fake.wait_for(lambda: "не получает сообщения" not in table.table_message().text)
     await play_moves(table, lambda: "Взятка 2 из 13" in table.table_message().text)
+
+
+async def test_english_speaking_player_reads_english(fake, bot) -> None:
+    anna = fake.add_user(461, "Anna", language_code="en")
+    boris = fake.add_user(462, "Борис")
+    table = await new_table(fake, boris, anna)
+    assert "Привет" in fake.sent_texts(boris.id)[0]
+    assert fake.sent_texts(anna.id)[0].startswith("Hi, Anna!")
+    # The group speaks the creator's language; Anna's own messages are English.
+    await (await fake.press_button(anna, table.table_message(), text_contains="Юг")).answer()
+    await fake.wait_for(lambda: "Anna" in table.table_message().text)
+    assert "Новый стол" in table.table_message().text
+    await (await fake.press_button(boris, table.table_message(), text_contains="Начать")).answer()
+    await fake.wait_for(lambda: any("hand 1" in m.text for m in fake.chat_messages(anna.id)))
+    hand = next(m for m in fake.chat_messages(anna.id) if "hand 1" in m.text)
+    assert "You are South" in hand.text and "Bids:" in hand.text
+    answer = await (await fake.press_raw(anna, anna.id, hand.message_id, "zzz")).answer()
+    assert answer["text"] == "This button is out of date."
