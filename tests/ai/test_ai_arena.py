@@ -1,0 +1,40 @@
+"""The arena runs end to end, including an external program over the agent protocol."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _arena(*args: str) -> str:
+    proc = subprocess.run(
+        [sys.executable, "bench/arena.py", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_arena_prints_the_table() -> None:
+    out = _arena("rules", "random", "--games", "4", "--workers", "1", "--max-hands", "3")
+    assert "rerun: python bench/arena.py rules random" in out
+    assert "95% CI" in out
+    assert "contracts made" in out and "decision time" in out
+    row = next(
+        ln.split()
+        for ln in out.splitlines()
+        if ln.split()[:1] == ["rules"] and ln.split()[1].isdigit()
+    )
+    assert int(row[2]) >= 3  # games won of 4: the rule player beats random play
+
+
+def test_arena_drives_an_external_agent() -> None:
+    ext = "ext:" + sys.executable + " -m engine agent --level amateur"
+    out = _arena(ext, "random", "--games", "2", "--workers", "1", "--max-hands", "1")
+    assert "decision time" in out and "ext:" in out
