@@ -427,10 +427,6 @@ class Game:
     def side_of(self, seat: int) -> int:
         return side_of(self.n, seat)
 
-    def hand_actions(self) -> list[int]:
-        """Actions of the current hand so far (bids, exchange cards, plays)."""
-        return self.actions[self.hand_start :]
-
     # --------------------------------------------------------- serialisation
     def to_dict(self) -> dict[str, Any]:
         """Lossless JSON form: every field, so loading needs no replay."""
@@ -482,12 +478,6 @@ def apply(state: Game, action: int, seat: int | None = None) -> Game:
 
 def new_game(rules: Rules, seed: int, first_dealer: int | None = None) -> Game:
     return Game(rules, seed, first_dealer)
-
-
-def describe_action(action: int) -> str:
-    """Developer notation, never used for a hidden card in logs."""
-    j = action_to_json(action)
-    return str(j)
 
 
 __all__ = [

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from bot.i18n import esc
 from bot.model import LiveTable, preset_name
-from engine.cards import SPADES, SUIT_SYMBOLS, card_label, sort_for_display
+from engine.cards import SUIT_SYMBOLS, card_label, sort_for_display
 from engine.rules import Rules
 from engine.scoring import sides
 
@@ -72,14 +71,6 @@ def trick_text(tr: Tr, table: LiveTable, pairs: list[tuple[int, int]]) -> str:
     )
 
 
-def is_spade(c: int) -> bool:
-    return c // 13 == SPADES
-
-
-def kw(**args: Any) -> dict[str, Any]:
-    return args
-
-
 def duration(tr: Tr, seconds: float) -> str:
     """``23 ч 5 мин``, ``4 мин``, ``40 с`` — remaining time at a glance."""
     s = max(0, round(seconds))
@@ -90,7 +81,3 @@ def duration(tr: Tr, seconds: float) -> str:
         return tr("dur-m", m=minutes)
     h, m = divmod(minutes, 60)
     return tr("dur-hm", h=h, m=m) if m else tr("dur-h", h=h)
-
-
-def pace_text(tr: Tr, pace: int) -> str:
-    return duration(tr, pace)
