@@ -25,14 +25,17 @@ import asyncio
 import contextlib
 import json
 import logging
+import sqlite3
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+import aiohttp
 import aiosqlite
 from aiogram import Bot
+from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.exceptions import (
     ClientDecodeError,
     TelegramAPIError,
@@ -40,18 +43,48 @@ from aiogram.exceptions import (
     TelegramEntityTooLarge,
     TelegramForbiddenError,
     TelegramMigrateToChat,
+    TelegramNetworkError,
     TelegramRetryAfter,
     TelegramUnauthorizedError,
 )
-from aiogram.methods import DeleteMessage, EditMessageText, SendMessage, TelegramMethod
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    DeleteMessage,
+    EditMessageText,
+    GetChatMember,
+    GetMe,
+    GetUpdates,
+    SendMessage,
+    SetMyCommands,
+    TelegramMethod,
+)
+from aiogram.methods.base import Response
 from aiogram.types import InlineKeyboardMarkup, Message
 
 from bot.config import Settings
-from bot.storage.db import Database
+from bot.storage.db import Database, statement
 
 log = logging.getLogger(__name__)
 
 PUT, SEND, DELETE = "put", "send", "delete"
+
+# aiogram parses every answer as ``Response[method.__returning__]``, a pydantic
+# generic class that pydantic caches only weakly: the garbage collector keeps
+# dropping these classes and each re-creation costs ~10 ms of CPU (under load
+# most answers paid it). Holding them here makes every lookup a cache hit.
+_PINNED_RESPONSE_TYPES = tuple(
+    Response[m.__returning__]
+    for m in (
+        SendMessage,
+        EditMessageText,
+        DeleteMessage,
+        AnswerCallbackQuery,
+        GetUpdates,
+        GetChatMember,
+        GetMe,
+        SetMyCommands,
+    )
+)
 
 Markup = InlineKeyboardMarkup | dict[str, Any] | None
 ForbiddenHandler = Callable[[int, str], Awaitable[None]]
@@ -121,13 +154,13 @@ async def _insert(
     payload: str,
     not_before: float,
 ) -> int:
-    async with conn.execute(
+    row_id, _ = await statement(
+        conn,
         "INSERT INTO outbox(chat_id, op, key, payload, not_before, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         (chat_id, op, key, payload, not_before, time.time()),
-    ) as cur:
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+    )
+    return row_id
 
 
 async def enqueue_put(
@@ -176,8 +209,7 @@ async def enqueue_delete(
 
 async def forget_key(conn: aiosqlite.Connection, key: str) -> None:
     """Forget the message under ``key``: the next put sends a fresh message."""
-    async with conn.execute("DELETE FROM messages WHERE key = ?", (key,)):
-        pass
+    await statement(conn, "DELETE FROM messages WHERE key = ?", (key,))
 
 
 class Pacer:
@@ -186,6 +218,12 @@ class Pacer:
     The window caps the calls in any ``window`` seconds at ``rate * window``,
     which the bucket alone would exceed by ``burst``; the bucket keeps calls
     spread out instead of spending a whole minute's allowance at once.
+
+    Calls taken with ``pending=True`` count in the window from the moment they
+    are taken until :meth:`settle` (their answer came), and from then on with
+    the answer's time: Telegram received each call somewhere between the two,
+    so no window at Telegram's end can hold more than the cap, however the
+    network delays answers.
     """
 
     def __init__(self, rate: float, burst: int = 1, window: float | None = None) -> None:
@@ -198,6 +236,7 @@ class Pacer:
         self.window = window
         self.cap = max(1, round(rate * window)) if window else 0
         self.recent: deque[float] = deque()
+        self.pending = 0  # calls taken and not answered yet
 
     def _refill(self, now: float) -> None:
         if self.stamp is not None and now > self.stamp:
@@ -212,20 +251,44 @@ class Pacer:
         if self.window:
             while self.recent and self.recent[0] <= now - self.window:
                 self.recent.popleft()
-            if len(self.recent) >= self.cap:
-                wait = max(wait, self.recent[0] + self.window - now)
+            if len(self.recent) + self.pending >= self.cap:
+                if self.recent:
+                    wait = max(wait, self.recent[0] + self.window - now)
+                else:  # every slot is a call on its way: look again shortly
+                    wait = max(wait, self.window / 20)
         return wait
 
-    def take(self, now: float) -> None:
-        """Record one call made at ``now``."""
+    def take(self, now: float, *, pending: bool = False) -> None:
+        """Record one call made at ``now`` (``pending``: settled when answered)."""
         self._refill(now)
         self.tokens -= 1
         if self.window:
+            if pending:
+                self.pending += 1
+            else:
+                self.recent.append(now)
+
+    def settle(self, now: float, *, sequential: bool) -> None:
+        """A call taken with ``pending=True`` was answered at ``now``.
+
+        ``sequential``: this pacer never has two calls on the way (one chat),
+        so its bucket refills from the answer too: a slow answer cannot squeeze
+        the next call closer to it at Telegram's end.
+        """
+        if sequential and self.stamp is not None and now > self.stamp:
+            self.stamp = now
+        if self.window and self.pending > 0:
+            self.pending -= 1
             self.recent.append(now)
 
     def idle(self, now: float) -> bool:
         """True when forgetting this pacer would change nothing."""
-        return self.delay(now) == 0 and self.tokens >= self.burst and not self.recent
+        return (
+            self.delay(now) == 0
+            and self.tokens >= self.burst
+            and not self.recent
+            and not self.pending
+        )
 
 
 @dataclass(slots=True)
@@ -264,6 +327,85 @@ class _Plan:
 
 
 _ROW_COLS = "id, chat_id, op, key, payload, not_before"
+
+
+def _plan_rows(raw: sqlite3.Connection, head: _Row, scan: int, now: float) -> _Plan:
+    """:meth:`Outbox._plan` on the database thread: its reads in one hop."""
+    message_id: int | None = None
+    if head.key is not None and head.op in (PUT, DELETE):
+        known = raw.execute(
+            "SELECT chat_id, message_id FROM messages WHERE key = ?", (head.key,)
+        ).fetchone()
+        if known is not None and known[0] == head.chat_id:
+            message_id = int(known[1])
+    if head.op != PUT:
+        return _Plan(head, [], message_id)
+    later = raw.execute(
+        "SELECT id, op, key, not_before FROM outbox"
+        " WHERE chat_id = ? AND status = 'pending' AND id > ? ORDER BY id LIMIT ?",
+        (head.chat_id, head.id, scan),
+    ).fetchall()
+    superseded: list[int] = []
+    target_id = head.id
+    for row_id, op, key, not_before in later:
+        if op == PUT and key == head.key and not_before <= now:
+            superseded.append(target_id)
+            target_id = row_id
+        elif key == head.key or message_id is None:
+            # Another op on this key, or (while the message does not exist
+            # yet) any other message: moving past it would reorder the chat.
+            break
+    target = head
+    if target_id != head.id:
+        row = raw.execute(f"SELECT {_ROW_COLS} FROM outbox WHERE id = ?", (target_id,)).fetchone()
+        if row is None:
+            return _Plan(head, [], message_id)
+        target = _Row(*row)
+    return _Plan(target, superseded, message_id)
+
+
+def _mark_superseded(raw: sqlite3.Connection, ids: list[int]) -> int:
+    if not ids:
+        return 0
+    marks = ",".join("?" * len(ids))
+    return raw.execute(
+        f"UPDATE outbox SET status = 'superseded' WHERE status = 'pending' AND id IN ({marks})",
+        ids,
+    ).rowcount
+
+
+def _finish_rows(raw: sqlite3.Connection, plan: _Plan, message_id: int | None, forget: bool) -> int:
+    """:meth:`Outbox._finish` on the database thread; returns how many rows it superseded."""
+    row = plan.target
+    coalesced = _mark_superseded(raw, plan.superseded)
+    raw.execute(
+        "UPDATE outbox SET status = 'sent', attempts = attempts + 1, error = NULL WHERE id = ?",
+        (row.id,),
+    )
+    if forget and row.key is not None:
+        raw.execute("DELETE FROM messages WHERE key = ? AND chat_id = ?", (row.key, row.chat_id))
+    elif row.key is not None and message_id is not None:
+        raw.execute(
+            "INSERT INTO messages(key, chat_id, message_id) VALUES (?, ?, ?)"
+            " ON CONFLICT(key) DO UPDATE SET chat_id = excluded.chat_id,"
+            " message_id = excluded.message_id",
+            (row.key, row.chat_id, message_id),
+        )
+    return coalesced
+
+
+@dataclass(slots=True)
+class _Call:
+    """One Bot API call: the aiogram method it is and its parameters."""
+
+    model: type[TelegramMethod[Any]]
+    body: dict[str, Any]
+
+    def method(self) -> TelegramMethod[Any]:
+        return self.model(**self.body)
+
+
+_JSON_HEADERS = {"Content-Type": "application/json"}
 
 
 class _Stop(Exception):
@@ -499,25 +641,46 @@ class Outbox:
             self._pacers[chat_id] = pacer
         return self._pacers[chat_id]
 
-    async def _acquire(self, chat_id: int) -> None:
-        """Wait until this chat, the global budget and any flood pause allow one call."""
+    def _wait_needed(self, chat_id: int, now: float) -> float:
+        """Seconds until this chat, the global budget and any flood pause allow one call."""
         pacer = self._pacer(chat_id)
+        return max(
+            self._paused.get(chat_id, now) - now,
+            self._global_paused - now,
+            pacer.delay(now) if pacer else 0.0,
+            self._global.delay(now) if self._global else 0.0,
+        )
+
+    async def _acquire(self, chat_id: int) -> None:
+        """Wait until one call is allowed (without using the allowance: see :meth:`_take`)."""
         while True:
-            now = self._clock()
-            wait = max(
-                self._paused.get(chat_id, now) - now,
-                self._global_paused - now,
-                pacer.delay(now) if pacer else 0.0,
-                self._global.delay(now) if self._global else 0.0,
-            )
+            wait = self._wait_needed(chat_id, self._clock())
             if wait <= 0:
-                if pacer:
-                    pacer.take(now)
-                if self._global:
-                    self._global.take(now)
-                self._paused.pop(chat_id, None)
                 return
             await self._sleep(max(wait, 0.001))
+
+    def _take(self, chat_id: int) -> float | None:
+        """Use one call's allowance now, if it is still there; returns the moment
+        (no ``await`` may come between this and the call)."""
+        now = self._clock()
+        if self._wait_needed(chat_id, now) > 0:
+            return None
+        pacer = self._pacer(chat_id)
+        if pacer:
+            pacer.take(now, pending=True)
+        if self._global:
+            self._global.take(now, pending=True)
+        self._paused.pop(chat_id, None)
+        return now
+
+    def _settle(self, chat_id: int) -> None:
+        """The call :meth:`_take` allowed is over (answered, failed or abandoned)."""
+        now = self._clock()
+        pacer = self._pacers.get(chat_id)
+        if pacer is not None:
+            pacer.settle(now, sequential=True)
+        if self._global is not None:
+            self._global.settle(now, sequential=False)
 
     def _flood(self, chat_id: int, retry_after: float) -> None:
         """Pause the chat; if several chats hit 429 at once, the flood is global: pause all."""
@@ -532,62 +695,75 @@ class Outbox:
 
     async def _plan(self, head: _Row) -> _Plan:
         """Pick what to send for ``head``, folding newer puts for the same key into it."""
-        message_id: int | None = None
-        if head.key is not None and head.op in (PUT, DELETE):
-            known = await self._db.fetchone(
-                "SELECT chat_id, message_id FROM messages WHERE key = ?", (head.key,)
-            )
-            if known is not None and known["chat_id"] == head.chat_id:
-                message_id = int(known["message_id"])
-        if head.op != PUT:
-            return _Plan(head, [], message_id)
-        later = await self._db.fetchall(
-            "SELECT id, op, key, not_before FROM outbox"
-            " WHERE chat_id = ? AND status = 'pending' AND id > ? ORDER BY id LIMIT ?",
-            (head.chat_id, head.id, self.coalesce_scan),
-        )
-        now = time.time()
-        superseded: list[int] = []
-        target_id = head.id
-        for row in later:
-            if row["op"] == PUT and row["key"] == head.key and row["not_before"] <= now:
-                superseded.append(target_id)
-                target_id = row["id"]
-            elif row["key"] == head.key or message_id is None:
-                # Another op on this key, or (while the message does not exist
-                # yet) any other message: moving past it would reorder the chat.
-                break
-        target = head
-        if target_id != head.id:
-            row = await self._db.fetchone(
-                f"SELECT {_ROW_COLS} FROM outbox WHERE id = ?", (target_id,)
-            )
-            if row is None:
-                return _Plan(head, [], message_id)
-            target = _Row(*row)
-        return _Plan(target, superseded, message_id)
+        if head.op == SEND:
+            return _Plan(head, [], None)  # nothing to look up: no trip to the database
+        return await self._db.run(_plan_rows, head, self.coalesce_scan, time.time())
 
-    def _build(self, plan: _Plan) -> TelegramMethod[Any]:
+    def _build(self, plan: _Plan) -> _Call:
         row = plan.target
         if row.op == DELETE:
             assert plan.message_id is not None
-            return DeleteMessage(chat_id=row.chat_id, message_id=plan.message_id)
+            return _Call(DeleteMessage, {"chat_id": row.chat_id, "message_id": plan.message_id})
         data = json.loads(row.payload)
+        body: dict[str, Any] = {"chat_id": row.chat_id}
         if row.op == PUT and plan.message_id is not None:
-            return EditMessageText(
-                chat_id=row.chat_id,
-                message_id=plan.message_id,
-                text=data["text"],
-                parse_mode=data.get("parse_mode"),
-                reply_markup=data.get("reply_markup"),
-            )
-        return SendMessage(
-            chat_id=row.chat_id,
-            text=data["text"],
-            parse_mode=data.get("parse_mode"),
-            reply_markup=data.get("reply_markup"),
-            disable_notification=data.get("disable_notification"),
-        )
+            model: type[TelegramMethod[Any]] = EditMessageText
+            body["message_id"] = plan.message_id
+        else:
+            model = SendMessage
+            if data.get("disable_notification"):
+                body["disable_notification"] = True
+        text = data["text"]
+        if not isinstance(text, str):
+            raise TypeError("text must be a string")
+        body["text"] = text
+        if data.get("parse_mode"):
+            body["parse_mode"] = data["parse_mode"]
+        if data.get("reply_markup"):
+            body["reply_markup"] = data["reply_markup"]
+        return _Call(model, body)
+
+    async def _post(self, call: _Call) -> int | None:
+        """Make the call; returns the message id Telegram answered with, if any.
+
+        Raises what ``bot(method)`` raises. With aiogram's aiohttp session the
+        body goes out as JSON and only a failed answer is parsed into aiogram's
+        models (for its exceptions): aiogram's own path (a multipart form per
+        call, every answer validated into a ``Message``) cost about as much CPU
+        as rendering the message.
+        """
+        session = self._bot.session
+        if type(session) is not AiohttpSession or session.middleware._middlewares:
+            result = await self._bot(call.method(), request_timeout=self._request_timeout)
+            return result.message_id if isinstance(result, Message) else None
+        client = await session.create_session()
+        url = session.api.api_url(token=self._bot.token, method=call.model.__api_method__)
+        seconds = session.timeout if self._request_timeout is None else self._request_timeout
+        try:
+            async with client.post(
+                url,
+                data=json.dumps(call.body, ensure_ascii=False),
+                headers=_JSON_HEADERS,
+                timeout=aiohttp.ClientTimeout(total=seconds),
+            ) as resp:
+                status, content = resp.status, await resp.text()
+        except TimeoutError as exc:
+            raise TelegramNetworkError(call.method(), "Request timeout error") from exc
+        except aiohttp.ClientError as exc:
+            raise TelegramNetworkError(call.method(), f"{type(exc).__name__}: {exc}") from exc
+        if status == 200:
+            try:
+                answer = json.loads(content)
+            except ValueError:
+                answer = None
+            if isinstance(answer, dict) and answer.get("ok") is True:
+                result = answer.get("result")
+                if isinstance(result, dict) and isinstance(result.get("message_id"), int):
+                    return result["message_id"]
+                return None
+        # Not a plain success: aiogram's own checks raise the exception it would.
+        session.check_response(self._bot, call.method(), status, content)
+        return None
 
     async def _attempt(self, chat_id: int, head: _Row) -> bool:
         """Try to deliver ``head`` (or its newest replacement); False means back off."""
@@ -596,29 +772,36 @@ class Outbox:
             if plan.message_id is None:
                 await self._finish(plan, None)  # nothing to delete: no call, no quota spent
                 return True
-        await self._acquire(chat_id)
-        # Planned after the wait, so puts queued meanwhile are folded in.
-        plan = await self._plan(head)
-        if head.op == DELETE and plan.message_id is None:
-            await self._finish(plan, None)  # forgotten while we waited
-            return True
+        while True:
+            await self._acquire(chat_id)
+            # Planned after the wait, so puts queued meanwhile are folded in.
+            plan = await self._plan(head)
+            if head.op == DELETE and plan.message_id is None:
+                await self._finish(plan, None)  # forgotten while we waited
+                return True
+            taken = self._take(chat_id)
+            if taken is not None:
+                break
         try:
-            method = self._build(plan)
-        except (ValueError, TypeError, KeyError) as exc:
-            await self._fail(plan, f"bad payload: {type(exc).__name__}")
-            return True
-        self._busy.add(chat_id)
-        try:
-            return await self._deliver(chat_id, plan, method)
+            try:
+                call = self._build(plan)
+            except (ValueError, TypeError, KeyError) as exc:
+                await self._fail(plan, f"bad payload: {type(exc).__name__}")
+                return True
+            self._busy.add(chat_id)
+            try:
+                return await self._deliver(chat_id, plan, call)
+            finally:
+                self._busy.discard(chat_id)
         finally:
-            self._busy.discard(chat_id)
+            self._settle(chat_id)
 
-    async def _deliver(self, chat_id: int, plan: _Plan, method: TelegramMethod[Any]) -> bool:
+    async def _deliver(self, chat_id: int, plan: _Plan, call: _Call) -> bool:
         """Make the call and record its outcome; False means back off and retry."""
         row = plan.target
         self._stats.api_calls += 1
         try:
-            result = await self._bot(method, request_timeout=self._request_timeout)
+            message_id = await self._post(call)
         except TelegramRetryAfter as exc:
             self._stats.flood_waits += 1
             log.warning("flood control in chat %s: waiting %s s", chat_id, exc.retry_after)
@@ -651,13 +834,16 @@ class Outbox:
         if row.op == DELETE:
             self._stats.deletes += 1
             await self._finish(plan, None, forget=True)
-        elif isinstance(method, EditMessageText):
+        elif call.model is EditMessageText:
             self._stats.edits += 1
             await self._finish(plan, plan.message_id)
         else:
             self._stats.sends += 1
-            assert isinstance(result, Message)
-            await self._finish(plan, result.message_id)
+            if message_id is None:
+                # Telegram said ok without a message: nothing to remember; a
+                # later put of this key sends anew.
+                log.warning("outbox row %s: sendMessage answered without a message", row.id)
+            await self._finish(plan, message_id)
         return True
 
     async def _bad_request(self, plan: _Plan, description: str) -> bool:
@@ -670,11 +856,10 @@ class Outbox:
             if _matches(description, _EDIT_TARGET_GONE):
                 # Forget the lost message; the next attempt sends a new one.
                 self._stats.resent += 1
-                async with self._db.tx() as conn:
-                    await conn.execute(
-                        "DELETE FROM messages WHERE key = ? AND message_id = ?",
-                        (row.key, plan.message_id),
-                    )
+                await self._db.execute(
+                    "DELETE FROM messages WHERE key = ? AND message_id = ?",
+                    (row.key, plan.message_id),
+                )
                 return True
         if row.op == DELETE and _matches(description, _DELETE_TARGET_GONE):
             await self._finish(plan, None, forget=True)
@@ -688,32 +873,7 @@ class Outbox:
     # -- bookkeeping (each a short transaction) --------------------------
 
     async def _finish(self, plan: _Plan, message_id: int | None, *, forget: bool = False) -> None:
-        row = plan.target
-        async with self._db.tx() as conn:
-            if plan.superseded:
-                marks = ",".join("?" * len(plan.superseded))
-                async with conn.execute(
-                    f"UPDATE outbox SET status = 'superseded'"
-                    f" WHERE status = 'pending' AND id IN ({marks})",
-                    plan.superseded,
-                ) as cur:
-                    self._stats.coalesced += cur.rowcount
-            await conn.execute(
-                "UPDATE outbox SET status = 'sent', attempts = attempts + 1, error = NULL"
-                " WHERE id = ?",
-                (row.id,),
-            )
-            if forget and row.key is not None:
-                await conn.execute(
-                    "DELETE FROM messages WHERE key = ? AND chat_id = ?", (row.key, row.chat_id)
-                )
-            elif row.key is not None and message_id is not None:
-                await conn.execute(
-                    "INSERT INTO messages(key, chat_id, message_id) VALUES (?, ?, ?)"
-                    " ON CONFLICT(key) DO UPDATE SET chat_id = excluded.chat_id,"
-                    " message_id = excluded.message_id",
-                    (row.key, row.chat_id, message_id),
-                )
+        self._stats.coalesced += await self._db.run_tx(_finish_rows, plan, message_id, forget)
 
     async def _fail(self, plan: _Plan, description: str) -> None:
         row = plan.target
@@ -725,19 +885,16 @@ class Outbox:
             row.chat_id,
             description,
         )
-        async with self._db.tx() as conn:
-            if plan.superseded:
-                marks = ",".join("?" * len(plan.superseded))
-                await conn.execute(
-                    f"UPDATE outbox SET status = 'superseded'"
-                    f" WHERE status = 'pending' AND id IN ({marks})",
-                    plan.superseded,
-                )
-            await conn.execute(
+
+        def fail(raw: sqlite3.Connection) -> None:
+            _mark_superseded(raw, plan.superseded)
+            raw.execute(
                 "UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?"
                 " WHERE id = ?",
                 (description[:500], row.id),
             )
+
+        await self._db.run_tx(fail)
 
     async def _note_error(self, plan: _Plan, description: str) -> None:
         await self._db.execute(
@@ -750,15 +907,11 @@ class Outbox:
         chat_id = plan.target.chat_id
         self._stats.forbidden += 1
         log.warning("chat %s cannot be written to: %s", chat_id, description)
-        async with (
-            self._db.tx() as conn,
-            conn.execute(
-                "UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?"
-                " WHERE chat_id = ? AND status = 'pending'",
-                (description[:500], chat_id),
-            ) as cur,
-        ):
-            self._stats.failed += cur.rowcount
+        self._stats.failed += await self._db.execute(
+            "UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?"
+            " WHERE chat_id = ? AND status = 'pending'",
+            (description[:500], chat_id),
+        )
         if self._on_forbidden is not None:
             try:
                 await self._on_forbidden(chat_id, description)

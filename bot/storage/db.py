@@ -22,10 +22,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -38,6 +38,7 @@ if _aiosqlite_log.level == logging.NOTSET:
     _aiosqlite_log.setLevel(logging.INFO)
 
 Args = Iterable[Any] | dict[str, Any]
+T = TypeVar("T")
 
 _BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
@@ -51,6 +52,44 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
     if code is not None:
         return (code & 0xFF) in _BUSY_CODES
     return "locked" in str(exc) or "busy" in str(exc)
+
+
+async def on_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
+    """Run ``fn(raw_sqlite3_connection, *args)`` on the connection's own thread.
+
+    Every ``await`` on aiosqlite is a round trip to its worker thread (and
+    ``async with conn.execute(...)`` costs two: the statement and closing the
+    cursor). Under load those hand-offs, each waiting for the GIL, were most of
+    a move's database time; doing a few statements in one function makes them
+    one hop. ``aiosqlite.Connection._execute`` is the library's own queueing
+    primitive (aiosqlite is pinned in pyproject.toml).
+    """
+    return await conn._execute(fn, conn._conn, *args)
+
+
+def _run_statement(raw: sqlite3.Connection, sql: str, args: Args) -> tuple[int, int]:
+    cur = raw.execute(sql, args)
+    try:
+        return cur.lastrowid or 0, cur.rowcount
+    finally:
+        cur.close()
+
+
+async def statement(conn: aiosqlite.Connection, sql: str, args: Args = ()) -> tuple[int, int]:
+    """One statement in one hop: ``(lastrowid or 0, rowcount)``."""
+    return await on_thread(conn, _run_statement, sql, args)
+
+
+def _in_transaction(raw: sqlite3.Connection, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+    raw.execute("BEGIN IMMEDIATE")
+    try:
+        result = fn(raw, *args)
+        raw.execute("COMMIT")
+    except BaseException:
+        if raw.in_transaction:
+            raw.execute("ROLLBACK")
+        raise
+    return result
 
 
 class Database:
@@ -101,13 +140,11 @@ class Database:
         return db
 
     async def _exec(self, sql: str) -> None:
-        async with self._conn.execute(sql):
-            pass
+        await statement(self._conn, sql)
 
     async def _pragma(self, sql: str) -> Any:
-        async with self._conn.execute(sql) as cur:
-            row = await cur.fetchone()
-        return None if row is None else row[0]
+        rows = list(await self._conn.execute_fetchall(sql))
+        return rows[0][0] if rows else None
 
     async def _retry_busy(self, op: Any) -> Any:
         """Run ``op()`` until it stops failing with SQLITE_BUSY or ``lock_wait`` runs out."""
@@ -175,18 +212,36 @@ class Database:
 
     async def execute(self, sql: str, args: Args = ()) -> int:
         """Run one write statement in its own transaction; returns the affected row count."""
-        async with self.tx() as conn, conn.execute(sql, args) as cur:
-            return cur.rowcount
+        return await self.run_tx(lambda raw: _run_statement(raw, sql, args)[1])
+
+    async def run_tx(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(raw_sqlite3_connection, *args)`` inside ``BEGIN IMMEDIATE … COMMIT``,
+        all on the database thread in one hop (rolled back if ``fn`` raises).
+
+        For short bookkeeping transactions with no ``await`` inside (the
+        outbox's); waits out another process's lock like :meth:`tx`.
+        """
+        async with self._locked():
+            return await self._retry_busy(lambda: on_thread(self._conn, _in_transaction, fn, args))
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(raw_sqlite3_connection, *args)`` outside any transaction, in one hop
+        (several reads at once)."""
+        async with self._locked():
+            return await on_thread(self._conn, fn, *args)
 
     async def fetchone(self, sql: str, args: Args = ()) -> aiosqlite.Row | None:
         """Run one query outside any transaction and return its first row."""
-        async with self._locked(), self._conn.execute(sql, args) as cur:
-            return await cur.fetchone()
+        async with self._locked():
+            rows = await self._conn.execute_fetchall(sql, args)
+        for row in rows:
+            return row
+        return None
 
     async def fetchall(self, sql: str, args: Args = ()) -> list[aiosqlite.Row]:
         """Run one query outside any transaction and return all rows."""
-        async with self._locked(), self._conn.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+        async with self._locked():
+            return list(await self._conn.execute_fetchall(sql, args))
 
     async def close(self) -> None:
         """Wait for the running transaction, checkpoint the WAL and close the connection."""

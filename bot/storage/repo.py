@@ -13,7 +13,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.db import Database
+from bot.storage.db import Database, statement
 
 
 @dataclass(slots=True)
@@ -51,9 +51,19 @@ class GameRow:
     winner: int | None
 
 
+# SQLite integers are 64-bit; an id from a button or command beyond that range
+# cannot name a row (and would make sqlite3 raise OverflowError).
+_MIN_ID, _MAX_ID = -(2**63), 2**63 - 1
+
+
+def storable(n: int) -> bool:
+    """Whether ``n`` fits an SQLite INTEGER, i.e. could be the id of a row."""
+    return _MIN_ID <= n <= _MAX_ID
+
+
 async def _exec(conn: aiosqlite.Connection, sql: str, args: Any = ()) -> int:
-    async with conn.execute(sql, args) as cur:
-        return cur.lastrowid or 0
+    """One statement of the caller's transaction (one hop to the database thread)."""
+    return (await statement(conn, sql, args))[0]
 
 
 # ----------------------------------------------------------------- users
@@ -135,6 +145,8 @@ async def live_table(db: Database, chat_id: int) -> TableRow | None:
 
 
 async def get_table(db: Database, table_id: int) -> TableRow | None:
+    if not storable(table_id):
+        return None
     row = await db.fetchone("SELECT * FROM tables WHERE table_id=?", (table_id,))
     return _table(row) if row else None
 
@@ -449,6 +461,8 @@ async def latest_table(db: Database, chat_id: int) -> TableRow | None:
 
 
 async def game_table(db: Database, game_id: int) -> int | None:
+    if not storable(game_id):
+        return None
     row = await db.fetchone("SELECT table_id FROM games WHERE game_id=?", (game_id,))
     return row["table_id"] if row else None
 
@@ -500,6 +514,8 @@ async def open_afterword(
 
 
 async def get_afterword(db: Database, game_id: int) -> aiosqlite.Row | None:
+    if not storable(game_id):
+        return None
     return await db.fetchone("SELECT * FROM afterwords WHERE game_id=?", (game_id,))
 
 

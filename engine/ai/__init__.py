@@ -17,8 +17,8 @@ from engine.view import View
 
 LEVELS = ("novice", "amateur", "master")
 DEFAULT_BUDGET_MS = {"novice": 0, "amateur": 0, "master": 120}
-CAP_FACTOR = 4.0  # the clock stops a search only past this many budgets
-MAX_CAP_S = 0.8
+CAP_FACTOR = 3.0  # the clock stops a search only past this many budgets
+MAX_CAP_S = 0.6
 
 
 def _rng(v: View, level: str, seed: int) -> random.Random:

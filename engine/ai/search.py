@@ -49,10 +49,15 @@ def _accept_prob(k: Knowledge, hands: list[int], v: View) -> float:
     return p
 
 
-def sample_worlds(v: View, rng: random.Random, count: int, tries: int = 6) -> list[Game]:
+def sample_worlds(
+    v: View, rng: random.Random, count: int, deadline: float = math.inf, tries: int = 6
+) -> list[Game]:
+    """``count`` imagined full states (fewer only past the deadline, or for a bad view)."""
     k = knowledge(v)
     worlds: list[Game] = []
     for _ in range(count):
+        if worlds and time.perf_counter() > deadline:
+            break
         best: list[int] | None = None
         best_p = -1.0
         for _t in range(tries):
@@ -168,17 +173,17 @@ def search_play(v: View, rng: random.Random, budget_ms: int, cap_s: float) -> in
     cands = candidates(v, k)
     if len(cands) == 1:
         return cands[0]
-    start = time.perf_counter()
+    deadline = time.perf_counter() + cap_s
     cost = len(cands) * sum(v.hand_counts)
-    worlds = sample_worlds(v, rng, _worlds_for(cost, budget_ms))
+    worlds = sample_worlds(v, rng, _worlds_for(cost, budget_ms), deadline)
     if not worlds:
         return cands[0]
     prior = policy.choose_card(worlds[0], v.seat)
-    return _run(v, cands, worlds, prior, start + cap_s)
+    return _run(v, cands, worlds, prior, deadline)
 
 
 def search_bid(v: View, rng: random.Random, budget_ms: int, cap_s: float) -> int:
-    start = time.perf_counter()
+    deadline = time.perf_counter() + cap_s
     worlds = sample_worlds(v, rng, 1)
     if not worlds:
         return v.legal[0]
@@ -202,5 +207,5 @@ def search_bid(v: View, rng: random.Random, budget_ms: int, cap_s: float) -> int
         return cands[0]
     # A bid decides the whole hand: twice the budget of a card.
     cost = len(cands) * (sum(v.hand_counts) + v.players)
-    worlds = sample_worlds(v, rng, _worlds_for(cost, 2 * budget_ms))
-    return _run(v, cands, worlds, prior, start + cap_s)
+    worlds = sample_worlds(v, rng, _worlds_for(cost, 2 * budget_ms), deadline)
+    return _run(v, cands, worlds, prior, deadline)

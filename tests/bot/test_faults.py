@@ -31,6 +31,7 @@ import json
 import logging
 import random
 import sqlite3
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -110,7 +111,7 @@ class Finished:
     table_id: int
 
 
-def finished_game(path: Path) -> Finished:
+def game_state(path: Path) -> Finished:
     with _db(path) as con:
         game_id, table_id, seed, rules_json, dealer, status = con.execute(
             "SELECT game_id, table_id, seed, rules_json, first_dealer, status FROM games"
@@ -131,18 +132,26 @@ def finished_game(path: Path) -> Finished:
     return Finished(game, rows, seats, status, table_id)
 
 
-def final_messages_are_current(fake: FakeTelegram, path: Path) -> None:
-    """Every remembered message shows what its newest queued row says."""
+def final_messages_are_current(
+    fake: FakeTelegram, path: Path, unreachable: frozenset[int] = frozenset()
+) -> None:
+    """Every remembered message shows what its newest queued row says.
+
+    Rows for a chat in ``unreachable`` (a player who had blocked the bot) may
+    have failed meanwhile; there the newest row that was sent counts.
+    """
     with _db(path) as con:
         known = con.execute("SELECT key, chat_id, message_id FROM messages").fetchall()
         for key, chat_id, message_id in known:
-            payload = con.execute(
-                "SELECT payload FROM outbox WHERE key=? AND op IN ('put','send')"
-                " ORDER BY id DESC LIMIT 1",
+            rows = con.execute(
+                "SELECT status, payload FROM outbox WHERE key=? AND op IN ('put','send')"
+                " ORDER BY id DESC",
                 (key,),
-            ).fetchone()
-            assert payload is not None, key
-            want = json.loads(payload[0])
+            ).fetchall()
+            if chat_id in unreachable:
+                rows = [r for r in rows if r[0] != "failed"]
+            assert rows and rows[0][0] == "sent", (key, rows[:1])
+            want = json.loads(rows[0][1])
             got = fake.message(chat_id, message_id)
             assert not got.deleted, key
             assert got.html == want["text"], (key, got.text)
@@ -201,6 +210,7 @@ class Players:
     db: Path
     rng: random.Random
     replay_rate: float = 0.1
+    absent: set[int] = field(default_factory=set)  # these people do not press now
     presses: list[Press] = field(default_factory=list)
     _answers: list[asyncio.Task[None]] = field(default_factory=list)
 
@@ -242,6 +252,8 @@ class Players:
                 raise AssertionError(f"no progress for {stall}s\n{self.fake.dump_calls()}")
             acted = False
             for user in self.table.users:
+                if user.id in self.absent:
+                    continue
                 msg = newest_with_buttons(self.fake, user)
                 if msg is None:
                     continue
@@ -286,7 +298,9 @@ def group_events_once(fake: FakeTelegram, group: int) -> int:
     messages = [
         m
         for m in fake.world.chat(group).all_messages
-        if m.from_bot and not m.service and ("сыграна" in first_text(m) or "окончена" in first_text(m))
+        if m.from_bot
+        and not m.service
+        and ("сыграна" in first_text(m) or "окончена" in first_text(m))
     ]
     unacknowledged = {
         c.result["message_id"]
@@ -323,11 +337,17 @@ async def open_game(fake: FakeTelegram, humans: int, group: int = GROUP) -> Tabl
     table = Table(fake, group, users)
     await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons(), timeout=30)
     if humans > 1:
-        await (await fake.press_button(users[1], table.table_message(), text_contains="Восток")).answer()
+        await (
+            await fake.press_button(users[1], table.table_message(), text_contains="Восток")
+        ).answer()
         await fake.wait_for(lambda: "Борис" in table.table_message().text, timeout=30)
-    await (await fake.press_button(users[0], table.table_message(), text_contains="Правила")).answer()
+    await (
+        await fake.press_button(users[0], table.table_message(), text_contains="Правила")
+    ).answer()
     await fake.wait_for(lambda: "«Клуб»" in table.table_message().text, timeout=30)
-    await (await fake.press_button(users[0], table.table_message(), text_contains="Начать")).answer()
+    await (
+        await fake.press_button(users[0], table.table_message(), text_contains="Начать")
+    ).answer()
     await fake.wait_for(lambda: table.actionable(), timeout=30)
     return table
 
@@ -345,22 +365,31 @@ async def drained(fake: FakeTelegram, db: Path, timeout: float = 60) -> None:
     await fake.wait_idle(quiet=0.3, timeout=30)
 
 
-def assert_clean_end(fake: FakeTelegram, db: Path, players: Players) -> Finished:
-    done = finished_game(db)
+def assert_clean_end(
+    fake: FakeTelegram, db: Path, players: Players, unreachable: frozenset[int] = frozenset()
+) -> Finished:
+    done = game_state(db)
     assert done.status == "finished" and done.game.finished
     players.check_actions(done)
     counts = outbox_counts(db)
-    assert counts["pending"] == 0 and counts["failed"] == 0, counts
-    final_messages_are_current(fake, db)
+    assert counts["pending"] == 0, counts
+    with _db(db) as con:
+        failed = {c for (c,) in con.execute("SELECT chat_id FROM outbox WHERE status='failed'")}
+    assert failed <= unreachable, f"undelivered rows for {failed - unreachable}"
+    final_messages_are_current(fake, db, unreachable)
     final = players.table.table_message()
     assert final.buttons() == [] and str(done.game.totals[0]) in final.text
-    results = {first_text(m) for m in fake.chat_messages(players.table.group) if "сыграна" in m.text}
+    results = {
+        first_text(m) for m in fake.chat_messages(players.table.group) if "сыграна" in m.text
+    }
     assert len(results) == len(done.game.sheet), "one result line per hand"
     return done
 
 
 # ------------------------------------------------------------------ tests
-async def test_random_faults_on_every_call(fake: FakeTelegram, tmp_path: Path, quick_timeouts: None) -> None:
+async def test_random_faults_on_every_call(
+    fake: FakeTelegram, tmp_path: Path, quick_timeouts: None
+) -> None:
     """One person and three computer seats; 12 % of all calls fail in every way."""
     db = tmp_path / "spades.db"
     bot = InProcessBot(settings_for(fake, db))
@@ -397,5 +426,285 @@ async def test_random_faults_on_every_call(fake: FakeTelegram, tmp_path: Path, q
     faults = fake.stats().faults
     assert sum(faults.values()) >= 10, faults
     assert len(done.rows) >= 52
-    print(f"presses {len(players.presses)} moves {len(done.rows)} hands {len(done.game.sheet)} calls {len(fake.calls)}")
+    print(
+        f"presses {len(players.presses)} moves {len(done.rows)} hands {len(done.game.sheet)} calls {len(fake.calls)}"
+    )
     print(f"faults {dict(faults)}, duplicate group messages explained by lost answers: {extra}")
+
+
+def bot_errors(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [
+        f"{r.name}: {r.getMessage()}"
+        for r in caplog.records
+        if r.levelno >= logging.ERROR and r.name.startswith("bot")
+    ]
+
+
+async def test_two_players_group_answers_lost(
+    fake: FakeTelegram, tmp_path: Path, quick_timeouts: None
+) -> None:
+    """Two people. Half of the group's new messages reach the group but the
+    answer is lost on the way back; edits, button answers, private messages
+    and the long poll fail now and then, before or after Telegram acted."""
+    db = tmp_path / "spades.db"
+    bot = InProcessBot(settings_for(fake, db))
+    await bot.start(fake)
+    try:
+        table = await open_game(fake, humans=2)
+        # Seed 3: the very first draw hits, so the first result line is affected.
+        assert random.Random(3).random() < 0.5
+        fake.inject_random(
+            0.5,
+            kinds=("drop", "timeout"),
+            seed=3,
+            method="sendMessage",
+            chat_id=GROUP,
+            after_rate=1,
+        )
+        players = Players(fake, table, db, random.Random(2))
+        cycle = [
+            ("500", "editMessageText", False),
+            ("drop", "editMessageText", True),
+            ("timeout", "answerCallbackQuery", True),
+            ("drop", "answerCallbackQuery", False),
+            ("429", "editMessageText", False),
+            ("502_html", "getUpdates", False),
+            ("drop", "sendMessage", False),
+            ("drop", "getUpdates", True),
+            ("429", "answerCallbackQuery", False),
+        ]
+        injected = 0
+
+        def until() -> bool:
+            nonlocal injected
+            if len(players.presses) // 3 > injected:
+                kind, method, after = cycle[injected % len(cycle)]
+                fake.inject(kind, method=method, after=after)  # type: ignore[arg-type]
+                injected += 1
+            return game_over(fake)()
+
+        await players.play(until)
+        fake.clear_faults()
+        await drained(fake, db)
+        await players.answers()
+    finally:
+        await bot.stop()
+    assert_clean_end(fake, db, players)
+    extra = group_events_once(fake, GROUP)
+    assert extra >= 1, "the scenario meant to lose at least one answer of a group message"
+
+
+async def test_player_blocks_the_bot_and_comes_back(
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The group is told how to unblock, the game waits for that player (no
+    computer move in their seat), and goes on once they press Start again."""
+    caplog.set_level(logging.WARNING)
+    db = tmp_path / "spades.db"
+    bot = InProcessBot(settings_for(fake, db))
+    await bot.start(fake)
+    try:
+        table = await open_game(fake, humans=2)
+        anna, boris = table.users
+        players = Players(fake, table, db, random.Random(3), replay_rate=0)
+        await players.play(lambda: current_seq(db) >= 8)
+        fake.block_bot(boris)
+        players.absent.add(boris.id)
+
+        def note() -> list[str]:
+            return [t for t in fake.sent_texts(GROUP) if "заблокирован" in t]
+
+        await players.play(lambda: bool(note()) and game_state(db).game.to_move == 1)
+        waiting_at = current_seq(db)
+        await fake.wait_idle(quiet=0.3)
+        assert current_seq(db) == waiting_at, "somebody moved for the blocked player"
+        assert "Борис" in note()[0] and "@piki_test_bot" in note()[0]
+
+        await fake.start_bot(boris)  # Start (or Unblock) in the private chat
+        players.absent.clear()
+        await players.play(game_over(fake))
+        await drained(fake, db)
+    finally:
+        await bot.stop()
+    assert_clean_end(fake, db, players, unreachable=frozenset({boris.id}))
+    assert len(note()) == 1
+    assert not bot_errors(caplog)
+
+
+LOCKER = """
+import sqlite3, sys, time
+con = sqlite3.connect(sys.argv[1], isolation_level=None)
+con.execute("BEGIN IMMEDIATE")
+con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('locker', 'was here')")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+con.execute("COMMIT")
+"""
+
+
+async def test_database_locked_by_another_process(
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Another process holds the write lock for 6 s (longer than SQLite's own
+    5 s busy timeout): the press waits and is applied, nothing is lost."""
+    caplog.set_level(logging.WARNING)
+    db = tmp_path / "spades.db"
+    bot = InProcessBot(settings_for(fake, db))
+    await bot.start(fake)
+    try:
+        table = await open_game(fake, humans=1)
+        (anna,) = table.users
+        players = Players(fake, table, db, random.Random(4), replay_rate=0)
+
+        def anna_to_move() -> str | None:
+            msg = newest_with_buttons(fake, anna)
+            data = choose(msg, 0) if msg else None
+            return (
+                data
+                if data and data.startswith("m:") and parse(data)[2] == current_seq(db)
+                else None
+            )
+
+        await players.play(lambda: current_seq(db) >= 6 and bool(anna_to_move()))
+        seq = current_seq(db)
+        locker = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", LOCKER, str(db), "6", stdout=asyncio.subprocess.PIPE
+        )
+        assert locker.stdout is not None
+        assert await locker.stdout.readline() == b"locked\n"
+        data = anna_to_move()
+        assert data is not None
+        msg = newest_with_buttons(fake, anna)
+        assert msg is not None
+        press = await fake.press_raw(anna, anna.id, msg.message_id, data)
+        answer = await press.answer(timeout=14)
+        assert answer["text"] is None, answer
+        assert await locker.wait() == 0
+        assert current_seq(db) > seq
+        await players.play(game_over(fake))
+        await drained(fake, db)
+    finally:
+        await bot.stop()
+    players.presses.append(Press(anna.id, data, current=True, answer=""))
+    assert_clean_end(fake, db, players)
+    with _db(db) as con:
+        assert con.execute("SELECT value FROM meta WHERE key='locker'").fetchone() == ("was here",)
+    assert not bot_errors(caplog)
+    assert any("locked by another process" in r.getMessage() for r in caplog.records)
+
+
+async def test_failed_answer_does_not_report_an_applied_move_as_an_error(
+    fake: FakeTelegram, tmp_path: Path, quick_timeouts: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    db = tmp_path / "spades.db"
+    bot = InProcessBot(settings_for(fake, db))
+    await bot.start(fake)
+    try:
+        table = await open_game(fake, humans=1)
+        (anna,) = table.users
+        await fake.wait_idle(quiet=0.1)
+        msg = newest_with_buttons(fake, anna)
+        assert msg is not None
+        data = choose(msg, 0)
+        assert data is not None
+        if data.startswith("l:"):  # open the cards first
+            await (await fake.press_raw(anna, anna.id, msg.message_id, data)).answer()
+            await fake.wait_idle(quiet=0.1)
+            msg = newest_with_buttons(fake, anna)
+            assert msg is not None
+            data = choose(msg, 0)
+            assert data is not None
+        seq = current_seq(db)
+        fake.inject("500", method="answerCallbackQuery")
+        press = await fake.press_raw(anna, anna.id, msg.message_id, data)
+        try:
+            answer: dict[str, Any] | None = await press.answer(timeout=CALL_TIMEOUT + 3)
+        except AssertionError:
+            answer = None  # giving up quietly is fine: the move shows in the chat
+        await fake.wait_idle(quiet=0.1)
+        assert current_seq(db) > seq  # the move was applied
+    finally:
+        await bot.stop()
+    assert answer is None or "не так" not in (answer["text"] or ""), answer
+    assert not bot_errors(caplog), bot_errors(caplog)
+
+
+def live_press(fake: FakeTelegram, user: FakeUser, db: Path) -> tuple[FakeMessage, str] | None:
+    """The move button this person would press now, if it is theirs to press."""
+    msg = newest_with_buttons(fake, user)
+    data = choose(msg, 0) if msg else None
+    if msg is None or data is None or not data.startswith("m:"):
+        return None
+    return (msg, data) if parse(data)[2] == current_seq(db) else None
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="handlers/membership.py calls TableService.bot_removed/bot_added, which do "
+    "not exist (AttributeError): the game is neither paused nor told about",
+)
+async def test_bot_removed_from_group_pauses_the_game_until_added_back(
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    db = tmp_path / "spades.db"
+    bot = InProcessBot(settings_for(fake, db))
+    await bot.start(fake)
+    try:
+        table = await open_game(fake, humans=1)
+        (anna,) = table.users
+        players = Players(fake, table, db, random.Random(5), replay_rate=0)
+        await players.play(lambda: current_seq(db) >= 6 and live_press(fake, anna, db) is not None)
+        fake.remove_bot_from_group(GROUP)
+        # Anna is told in private; her press is refused with the reason; nothing moves.
+        await fake.wait_for(
+            lambda: any("на паузе" in m.text for m in fake.chat_messages(anna.id)), timeout=15
+        )
+        seq = current_seq(db)
+        found = live_press(fake, anna, db)
+        assert found is not None
+        answer = await (await fake.press_raw(anna, anna.id, found[0].message_id, found[1])).answer()
+        assert "на паузе" in (answer["text"] or "")
+        await fake.wait_idle(quiet=0.3)
+        assert current_seq(db) == seq
+        with _db(db) as con:
+            assert con.execute("SELECT status, paused FROM tables").fetchone() == ("playing", 1)
+        # Added back: the game goes on from the same place and ends normally.
+        fake.add_bot_to_group(GROUP)
+        await players.play(game_over(fake))
+        await drained(fake, db)
+    finally:
+        await bot.stop()
+    assert_clean_end(fake, db, players, unreachable=frozenset({GROUP}))
+    assert not bot_errors(caplog)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="handlers/membership.py (migrate_to_chat_id) and app.py (outbox on_migrated) call "
+    "TableService.migrated/after_migration, which do not exist: the live table keeps the old "
+    "chat id and every migration logs an AttributeError",
+)
+async def test_group_upgraded_to_supergroup_mid_game(
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    db = tmp_path / "spades.db"
+    bot = InProcessBot(settings_for(fake, db))
+    await bot.start(fake)
+    try:
+        table = await open_game(fake, humans=2)
+        players = Players(fake, table, db, random.Random(6), replay_rate=0)
+        await players.play(lambda: current_seq(db) >= 6)
+        new = fake.migrate_group(GROUP)
+        table.group = new
+        await players.play(game_over(fake, new))
+        await drained(fake, db)
+    finally:
+        await bot.stop()
+    with _db(db) as con:
+        assert con.execute("SELECT chat_id FROM tables").fetchall() == [(new,)]
+    assert_clean_end(fake, db, players)
+    assert fake.sent_texts(new), "the game went on in the supergroup"
+    assert not bot_errors(caplog)

@@ -1,0 +1,425 @@
+"""Load: many tables at once through the fake Bot API over HTTP, real SQLite file.
+
+Run: python bench/load.py [--tables 200] [--seconds 60] [--ai-level novice]
+
+The bot runs as ``python -m bot`` in its own process (as deployed); this
+process is Telegram (``tests/fake_telegram`` on 127.0.0.1) plus the simulated
+people. When their private message offers a move, a person thinks ``--think``
+seconds on average (uniformly 0.5–1.5 times that; 2 s by default: a quick
+online player) and presses: open the cards rather than bid blind, bid the
+number nearest 3, play a random allowed card. ``--think 0`` presses at once:
+every table is always waiting for the bot, which measures its capacity (the
+latency is then just the queue: waiting presses / moves per second). Tables cycle through four people, two people and two computer
+seats, one person and three computer seats; classic rules (to 500 points), so
+no game ends during the run.
+
+Figures (measured over the load window, after every table is playing):
+
+* moves per second: rows added to ``actions`` (people's and computer's moves);
+* press → answer latency (p50/p99): from queueing the callback query in the
+  fake until the bot's answerCallbackQuery reaches it (includes the long poll);
+* Bot API calls per move: every call but getUpdates, per move;
+* new group messages per hand: sendMessage calls to the groups per hand
+  finished (the result line is one; everything else edits the table message);
+* memory: the bot process's resident size before the tables, after every
+  ``--step`` tables, and its peak; per table = (peak − before) / tables.
+
+Pacing: by default Telegram's per-group limit stays on (20 messages a minute,
+so table-message edits coalesce as they would in production); the per-private
+chat limit (1/s) and the global one (30/s) are off: a real person needs
+seconds per move, the simulated ones do not, and 30 messages/s over all chats
+would cap the whole run at roughly 10 moves/s, measuring Telegram's quota
+instead of the bot. Change them with --group-per-minute, --private-per-second,
+--global-per-second. Button throttling is off (--press-limit): the simulated
+people press several times a second at a table with computer seats.
+
+``--profile FILE`` runs the bot under cProfile and writes the stats to FILE.
+Figures only: nothing here fails on a goal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import shlex
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from fake_telegram import FakeMessage, FakeTelegram, FakeUser  # noqa: E402
+
+from engine import BID, BLIND  # noqa: E402
+
+KINDS = (4, 2, 1)  # people per table, cycling
+SEATS = ("Север", "Восток", "Юг", "Запад")
+FIRST_GROUP = -1001500000000
+
+
+# The bot with cProfile switched on for the load window only (SIGUSR1 on,
+# SIGUSR2 off and write the stats to argv[1]).
+PROFILED_BOT = """
+import cProfile, signal, sys
+from bot.__main__ import main
+profiler = cProfile.Profile()
+signal.signal(signal.SIGUSR1, lambda *_: profiler.enable())
+def stop(*_):
+    profiler.disable()
+    profiler.dump_stats(sys.argv[1])
+signal.signal(signal.SIGUSR2, stop)
+sys.exit(main())
+"""
+
+
+def rss_kib(pid: int, field_name: str = "VmRSS") -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field_name + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+@dataclass
+class Person:
+    user: FakeUser
+    last_key: str | None = None  # "m:table:seq" (or "l:…") of the last press
+    busy: bool = False
+
+
+@dataclass
+class Load:
+    fake: FakeTelegram
+    rng: random.Random
+    people: dict[int, Person] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+    answers: Counter[str] = field(default_factory=Counter)
+    think: float = 0.0  # mean seconds a person takes before pressing
+    measuring: bool = False
+    presses: int = 0
+
+    def hook(self) -> None:
+        """React to every message the bot sends or edits in a private chat."""
+        api = self.fake.api
+        real_call = api.call
+        loop = asyncio.get_running_loop()
+
+        async def call(method: str, params: dict[str, Any]) -> Any:
+            result = await real_call(method, params)
+            chat = params.get("chat_id")
+            if (
+                method in ("sendMessage", "editMessageText")
+                and isinstance(chat, int)
+                and chat in self.people
+                and isinstance(result, dict)
+            ):
+                loop.call_soon(self.consider, chat, result["message_id"])
+            return result
+
+        api.call = call  # type: ignore[method-assign]
+
+    def consider(self, user_id: int, message_id: int) -> None:
+        person = self.people[user_id]
+        msg = self.fake.chats[user_id].messages.get(message_id)
+        if msg is None or person.busy:
+            return
+        data = self.choose(msg)
+        if data is None:
+            return
+        key = ":".join(data.split(":")[:3])  # one press per offer, whatever the card
+        if key == person.last_key:
+            return
+        person.last_key = key
+        person.busy = True
+        loop = asyncio.get_running_loop()
+        think = self.rng.uniform(0.5, 1.5) * self.think if self.think > 0 else 0.0
+        loop.call_later(think, lambda: loop.create_task(self.press(person, msg, data)))
+
+    def choose(self, msg: FakeMessage) -> str | None:
+        values = [b.value or "" for b in msg.buttons()]
+        moves = [v for v in values if v.startswith("m:")]
+        if not moves:
+            return None
+        acts = {m: int(m.split(":")[3]) for m in moves}
+        if BLIND in acts.values():
+            return next(v for v in values if v.startswith("l:"))
+        bids = [m for m in moves if BID <= acts[m] < BLIND]
+        if bids:
+            return min(bids, key=lambda m: abs(acts[m] - BID - 3))
+        return self.rng.choice(moves)
+
+    async def press(self, person: Person, msg: FakeMessage, data: str) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            start = loop.time()
+            press = await self.fake.press_raw(person.user, person.user.id, msg.message_id, data)
+            self.presses += 1
+            try:
+                answer = await press.answer(timeout=30)
+            except AssertionError:
+                self.answers["no answer"] += 1
+                person.last_key = None
+                return
+            took = loop.time() - start
+            text = answer.get("text")
+            self.answers["ok" if text is None else text[:30]] += 1
+            if self.measuring:
+                self.latencies.append(took)
+            if text is not None:
+                person.last_key = None  # refused (stale, too fast…): look again later
+        finally:
+            person.busy = False
+
+    async def sweep(self) -> None:
+        """Every second, anybody whose newest message offers a move they have
+        not pressed yet presses it (after a refusal or a missed update)."""
+        while True:
+            await asyncio.sleep(1.0)
+            for uid, person in self.people.items():
+                if person.busy:
+                    continue
+                for m in reversed(self.fake.chat_messages(uid)):
+                    if any((b.value or "").startswith(("m:", "l:")) for b in m.buttons()):
+                        self.consider(uid, m.message_id)
+                        break
+
+
+async def until(predicate: Any, timeout: float, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise RuntimeError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+def table_message(fake: FakeTelegram, group: int) -> FakeMessage | None:
+    for m in reversed(fake.chat_messages(group)):
+        if any((b.value or "").startswith("t:") for b in m.buttons()):
+            return m
+    return None
+
+
+async def open_table(load: Load, index: int, sem: asyncio.Semaphore) -> None:
+    fake = load.fake
+    humans = KINDS[index % len(KINDS)]
+    group = FIRST_GROUP - index
+    users = [fake.add_user(10_000 + index * 4 + s, f"Игрок {index}.{s}") for s in range(humans)]
+    fake.add_group(group, f"Стол {index}", members=users, admins=users[:1], supergroup=True)
+    async with sem:
+        for u in users:
+            await fake.start_bot(u)
+        await until(lambda: all(fake.chat_messages(u.id) for u in users), 60, "welcome")
+        await fake.send_text(users[0], group, "/newgame")
+        await until(lambda: table_message(fake, group) is not None, 60, "table message")
+        for seat, u in enumerate(users[1:], start=1):
+            msg = table_message(fake, group)
+            assert msg is not None
+            button = fake.find_button(msg, text_contains=SEATS[seat])
+            await (await fake.press(u, group, msg.message_id, button.value or "")).answer(30)
+            await until(
+                lambda u=u: (
+                    (m := table_message(fake, group)) is not None and u.first_name in m.text
+                ),
+                60,
+                "seat",
+            )
+        msg = table_message(fake, group)
+        assert msg is not None
+        for u in users:
+            load.people[u.id] = Person(u)
+        start = fake.find_button(msg, text_contains="Начать")
+        await (await fake.press(users[0], group, msg.message_id, start.value or "")).answer(30)
+
+
+def count_actions(db: Path) -> int:
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
+    try:
+        return int(con.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+    finally:
+        con.close()
+
+
+def call_counts(fake: FakeTelegram, since: int) -> tuple[Counter[str], int, int]:
+    """Calls by method since index ``since``; new group messages; result lines."""
+    by_method: Counter[str] = Counter()
+    group_sends = results = 0
+    for call in fake.calls[since:]:
+        by_method[call.method] += 1
+        if call.method == "sendMessage" and (call.chat_id or 0) < 0 and call.ok:
+            group_sends += 1
+            if "сыграна" in str(call.params.get("text", "")):
+                results += 1
+    return by_method, group_sends, results
+
+
+async def run(args: argparse.Namespace) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="piki-load-"))
+    db = tmp / "spades.db"
+    async with FakeTelegram(bot_username="piki_load_bot") as fake:
+        load = Load(fake, random.Random(args.seed), think=args.think)
+        load.hook()
+        env = {
+            **os.environ,
+            "BOT_TOKEN": fake.token,
+            "BOT_API_URL": fake.base_url,
+            "DATABASE_PATH": str(db),
+            "AI_MOVE_DELAY": "0",
+            "AI_LEVEL": args.ai_level,
+            "GROUP_MESSAGES_PER_MINUTE": str(args.group_per_minute),
+            "PRIVATE_MESSAGES_PER_SECOND": str(args.private_per_second),
+            "GLOBAL_MESSAGES_PER_SECOND": str(args.global_per_second),
+            "LOG_LEVEL": "WARNING",
+            # Simulated people press the moment their buttons arrive, several
+            # times a second at a table with computer seats: no mashing guard.
+            "PRESS_LIMIT": str(args.press_limit),
+        }
+        cmd = [sys.executable, "-m", "bot"]
+        if args.profile:
+            cmd = [sys.executable, "-c", PROFILED_BOT, args.profile]
+        bot_log = open(tmp / "bot.log", "wb")  # noqa: SIM115 (closed in finally)
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=bot_log)
+        try:
+            await until(lambda: any(c.method == "getUpdates" for c in fake.calls), 60, "polling")
+            await asyncio.sleep(1.0)
+            base = rss_kib(proc.pid)
+            series = [(0, base)]
+            sem = asyncio.Semaphore(args.concurrency)
+            sweeper = asyncio.create_task(load.sweep())
+            t0 = time.perf_counter()
+            for first in range(0, args.tables, args.step):
+                batch = range(first, min(args.tables, first + args.step))
+                await asyncio.gather(*(open_table(load, i, sem) for i in batch))
+                series.append((batch[-1] + 1, rss_kib(proc.pid)))
+            setup_s = time.perf_counter() - t0
+            await asyncio.sleep(args.warmup)
+
+            load.measuring = True
+            if args.profile:
+                proc.send_signal(signal.SIGUSR1)
+            since = len(fake.calls)
+            moves0 = count_actions(db)
+            bot_cpu0, own_cpu0 = cpu_seconds(proc.pid), time.process_time()
+            start = time.perf_counter()
+            samples = []
+            while time.perf_counter() - start < args.seconds:
+                await asyncio.sleep(min(5.0, args.seconds))
+                samples.append(rss_kib(proc.pid))
+            elapsed = time.perf_counter() - start
+            bot_cpu = cpu_seconds(proc.pid) - bot_cpu0
+            own_cpu = time.process_time() - own_cpu0
+            moves = count_actions(db) - moves0
+            load.measuring = False
+            if args.profile:
+                proc.send_signal(signal.SIGUSR2)
+                await asyncio.sleep(1.0)
+            by_method, group_sends, hands = call_counts(fake, since)
+            peak = rss_kib(proc.pid, "VmHWM")
+            sweeper.cancel()
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            bot_log.close()
+
+    api_calls = sum(n for m, n in by_method.items() if m != "getUpdates")
+    lat = load.latencies
+    print(f"command: python bench/load.py {shlex.join(sys.argv[1:])}".rstrip())
+    print(
+        f"tables {args.tables} (people per table cycling {KINDS}), think {args.think} s,"
+        f" ai {args.ai_level},"
+        f" pacing: group {args.group_per_minute}/min, private {args.private_per_second}/s,"
+        f" global {args.global_per_second}/s; set-up {setup_s:.1f} s"
+    )
+    print(f"window {elapsed:.1f} s: {moves} moves = {moves / elapsed:.1f} moves/s")
+    print(
+        f"CPU: bot {bot_cpu / elapsed * 100:.0f} % of a core,"
+        f" {bot_cpu / max(1, moves) * 1000:.2f} ms per move;"
+        f" fake Telegram + people {own_cpu / elapsed * 100:.0f} %;"
+        f" machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    print(
+        f"press -> answer: {len(lat)} presses, p50 {percentile(lat, 0.5) * 1000:.1f} ms,"
+        f" p99 {percentile(lat, 0.99) * 1000:.1f} ms,"
+        f" mean {statistics.fmean(lat) * 1000 if lat else float('nan'):.1f} ms"
+    )
+    print(
+        f"Bot API calls per move: {api_calls / max(1, moves):.2f}"
+        f" ({api_calls} calls: {dict(by_method.most_common())})"
+    )
+    print(
+        f"new group messages per hand: {group_sends / max(1, hands):.2f}"
+        f" ({group_sends} sends, {hands} hands finished)"
+    )
+    steps = ", ".join(f"{n}:{kib / 1024:.1f}" for n, kib in series)
+    per_table = [
+        (series[i][1] - series[i - 1][1]) / max(1, series[i][0] - series[i - 1][0])
+        for i in range(1, len(series))
+    ]
+    print(f"bot RSS MiB after N tables (N:MiB): {steps}; during load max {max(samples) / 1024:.1f}")
+    print(
+        f"memory per table: peak {(peak - base) / args.tables:.0f} KiB"
+        f" (peak {peak / 1024:.1f} MiB, before tables {base / 1024:.1f} MiB);"
+        f" per step {', '.join(f'{x:.0f}' for x in per_table)} KiB"
+    )
+    print(f"answers: {dict(load.answers.most_common(6))}")
+    if args.profile:
+        print(f"profile written to {args.profile} (python -m pstats {args.profile})")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--seconds", type=float, default=60.0, help="length of the load window")
+    p.add_argument("--warmup", type=float, default=5.0)
+    p.add_argument("--step", type=int, default=50, help="tables per memory sample")
+    p.add_argument("--concurrency", type=int, default=25, help="tables being opened at once")
+    p.add_argument(
+        "--think",
+        type=float,
+        default=2.0,
+        help="mean seconds a person thinks before pressing (uniform ±50%%); 0: at once",
+    )
+    p.add_argument("--ai-level", default="novice", choices=("novice", "amateur", "master"))
+    p.add_argument("--group-per-minute", type=int, default=20)
+    p.add_argument("--private-per-second", type=float, default=0)
+    p.add_argument("--global-per-second", type=float, default=0)
+    p.add_argument("--press-limit", type=int, default=0, help="PRESS_LIMIT (0: off)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--profile", help="run the bot under cProfile, stats to this file")
+    args = p.parse_args()
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
