@@ -99,6 +99,16 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def thread_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds per thread of a process (the main thread's id is the pid)."""
+    out: dict[int, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            out[int(task.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -326,6 +336,7 @@ async def run(args: argparse.Namespace) -> None:
             since = len(fake.calls)
             moves0 = count_actions(db)
             bot_cpu0, own_cpu0 = cpu_seconds(proc.pid), time.process_time()
+            threads0 = thread_cpu(proc.pid)
             start = time.perf_counter()
             samples = []
             while time.perf_counter() - start < args.seconds:
@@ -333,6 +344,8 @@ async def run(args: argparse.Namespace) -> None:
                 samples.append(rss_kib(proc.pid))
             elapsed = time.perf_counter() - start
             bot_cpu = cpu_seconds(proc.pid) - bot_cpu0
+            threads = thread_cpu(proc.pid)
+            main_cpu = threads.get(proc.pid, 0.0) - threads0.get(proc.pid, 0.0)
             own_cpu = time.process_time() - own_cpu0
             moves = count_actions(db) - moves0
             load.measuring = False
@@ -362,7 +375,8 @@ async def run(args: argparse.Namespace) -> None:
     )
     print(f"window {elapsed:.1f} s: {moves} moves = {moves / elapsed:.1f} moves/s")
     print(
-        f"CPU: bot {bot_cpu / elapsed * 100:.0f} % of a core,"
+        f"CPU: bot {bot_cpu / elapsed * 100:.0f} % of a core"
+        f" (event-loop thread {main_cpu / elapsed * 100:.0f} %),"
         f" {bot_cpu / max(1, moves) * 1000:.2f} ms per move;"
         f" fake Telegram + people {own_cpu / elapsed * 100:.0f} %;"
         f" machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"

@@ -75,6 +75,8 @@ async def on_table(
     elif op == START:
         await tables.start(t, who)
     elif op in (CANCEL_YES, CANCEL_NO):
+        if not _on_message(cb):
+            raise UserError("err-stale")
         chat_id = cb.message.chat.id if cb.message else 0
         admin = await is_admin(bot, chat_id, who.user_id)
         if op == CANCEL_YES:
@@ -89,6 +91,14 @@ async def on_table(
     else:
         raise UserError("err-stale")
     await cb.answer()
+
+
+def _on_message(cb: CallbackQuery) -> bool:
+    """The pressed data is one of the message's own buttons (not forged onto another)."""
+    markup = getattr(cb.message, "reply_markup", None)
+    if markup is None:
+        return False
+    return any(b.callback_data == cb.data for row in markup.inline_keyboard for b in row)
 
 
 async def on_back(cb: CallbackQuery, callback_data: BackCb, play: PlayService) -> None:

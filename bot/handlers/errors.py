@@ -5,7 +5,12 @@ from __future__ import annotations
 import logging
 
 from aiogram import Router
-from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramNetworkError
+from aiogram.exceptions import (
+    ClientDecodeError,
+    TelegramAPIError,
+    TelegramBadRequest,
+    TelegramNetworkError,
+)
 from aiogram.filters import ExceptionTypeFilter
 from aiogram.types import ErrorEvent
 from aiogram_i18n import I18nContext
@@ -60,7 +65,8 @@ def build() -> Router:
     router = Router(name="errors")
     router.errors.register(on_user_error, ExceptionTypeFilter(UserError))
     router.errors.register(
-        on_telegram_error, ExceptionTypeFilter(TelegramAPIError, TelegramNetworkError)
+        on_telegram_error,
+        ExceptionTypeFilter(TelegramAPIError, TelegramNetworkError, ClientDecodeError),
     )
     router.errors.register(on_any_error)
     return router

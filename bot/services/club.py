@@ -202,10 +202,16 @@ class ClubService:
                         await self.play.schedule(conn, live)
                     await render.table_message(conn, self.reg, live)
             self.play.kick(row.table_id)
+        # The outbox's history of sent messages (kept an hour for diagnosis)
+        # loses every text that names them; queued messages still go out.
         async with self.ctx.db.tx() as conn:
             await repo.forget_user(conn, user_id)
             for form in {name, html.escape(name, quote=False)}:
-                if len(form) >= 2:
-                    await conn.execute("DELETE FROM outbox WHERE instr(payload, ?) > 0", (form,))
+                if form:
+                    await conn.execute(
+                        "UPDATE outbox SET payload='{}'"
+                        " WHERE status != 'pending' AND instr(payload, ?) > 0",
+                        (form,),
+                    )
         self.reg.langs.pop(user_id, None)
         self.play.on_change()

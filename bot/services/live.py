@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
@@ -43,13 +44,16 @@ class Registry:
     def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
         self._tables: dict[int, LiveTable] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        # Weak: a lock lives while someone holds or waits for it, so forged
+        # table ids cannot pile up locks.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.langs: dict[int, str] = {}  # user id -> locale for private messages
 
     def lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
         if lock is None:
-            lock = self._locks[table_id] = asyncio.Lock()
+            lock = asyncio.Lock()
+            self._locks[table_id] = lock
         return lock
 
     def forget(self, table_id: int) -> None:

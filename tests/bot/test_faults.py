@@ -641,8 +641,8 @@ def live_press(fake: FakeTelegram, user: FakeUser, db: Path) -> tuple[FakeMessag
 
 @pytest.mark.xfail(
     strict=True,
-    reason="handlers/membership.py calls TableService.bot_removed/bot_added, which do "
-    "not exist (AttributeError): the game is neither paused nor told about",
+    reason="bot removed from the group: TableService.bot_removed/bot_added exist now, but "
+    "the players' pause notice does not arrive within this test's wait; not yet diagnosed",
 )
 async def test_bot_removed_from_group_pauses_the_game_until_added_back(
     fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
@@ -682,9 +682,8 @@ async def test_bot_removed_from_group_pauses_the_game_until_added_back(
 
 @pytest.mark.xfail(
     strict=True,
-    reason="handlers/membership.py (migrate_to_chat_id) and app.py (outbox on_migrated) call "
-    "TableService.migrated/after_migration, which do not exist: the live table keeps the old "
-    "chat id and every migration logs an AttributeError",
+    reason="supergroup migration mid-game: TableService.migrated/after_migration exist now, "
+    "but this end-to-end scenario still fails; not yet diagnosed",
 )
 async def test_group_upgraded_to_supergroup_mid_game(
     fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture

@@ -560,12 +560,6 @@ async def test_mashing_is_throttled_for_the_masher_only(fake: FakeTelegram, tmp_
     assert mine == 1 and len(game.actions) > before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="handlers/buttons.py on_table: CANCEL_YES/CANCEL_NO edit whichever message carried "
-    "the press (no check that it is the /cancel prompt): a forged t:<id>:cn replaces the "
-    "table message's text and buttons with «Играем дальше.»",
-)
 async def test_forged_cancel_answer_does_not_overwrite_the_table_message(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
@@ -585,12 +579,6 @@ async def test_forged_cancel_answer_does_not_overwrite_the_table_message(
     assert (after.text, after.buttons()) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="services/club.py ClubService.forget(): DELETE FROM outbox WHERE instr(payload, "
-    "name) drops every queued message of every chat that contains the person's name; "
-    "someone named «Пики» who presses /forget_me drops the pending table updates of all groups",
-)
 async def test_forget_me_does_not_drop_other_peoples_messages(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
@@ -637,11 +625,6 @@ async def test_forget_me_does_not_drop_other_peoples_messages(
     assert set(queued) <= kept, "queued group messages were deleted"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="services/live.py Registry.lock() creates and keeps an asyncio.Lock for every "
-    "table id anyone presses, also ids of no table: forged presses grow memory without bound",
-)
 async def test_forged_table_ids_do_not_grow_memory(fake: FakeTelegram, tmp_path: Path) -> None:
     db = tmp_path / "spades.db"
     bot = InProcessBot(settings_for(fake, db))
