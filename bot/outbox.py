@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import sqlite3
 import time
 from collections import deque
@@ -62,7 +63,7 @@ from aiogram.methods.base import Response
 from aiogram.types import InlineKeyboardMarkup, Message
 
 from bot.config import Settings
-from bot.storage.db import Database, write
+from bot.storage.db import Database, statement
 
 log = logging.getLogger(__name__)
 
@@ -153,13 +154,14 @@ async def _insert(
     key: str | None,
     payload: str,
     not_before: float,
-) -> None:
-    await write(
+) -> int:
+    row_id, _ = await statement(
         conn,
         "INSERT INTO outbox(chat_id, op, key, payload, not_before, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         (chat_id, op, key, payload, not_before, time.time()),
     )
+    return row_id
 
 
 async def enqueue_put(
@@ -172,15 +174,15 @@ async def enqueue_put(
     *,
     disable_notification: bool = False,
     not_before: float = 0.0,
-) -> None:
+) -> int:
     """Queue "the message under ``key`` shows ``text``" (edit if known, else send).
 
-    Call inside ``db.tx()`` (the row is written with the transaction's other
-    writes, in order); ``not_before`` is a ``time.time()`` instant before
+    Call inside ``db.tx()``; ``not_before`` is a ``time.time()`` instant before
     which the row is not sent (and it holds back this chat's later rows).
+    Returns the outbox row id.
     """
     payload = _payload(text, reply_markup, parse_mode, disable_notification)
-    await _insert(conn, chat_id, PUT, key, payload, not_before)
+    return await _insert(conn, chat_id, PUT, key, payload, not_before)
 
 
 async def enqueue_send(
@@ -193,22 +195,22 @@ async def enqueue_send(
     *,
     disable_notification: bool = False,
     not_before: float = 0.0,
-) -> None:
+) -> int:
     """Queue a new message; with ``key`` its id is remembered so later puts edit it."""
     payload = _payload(text, reply_markup, parse_mode, disable_notification)
-    await _insert(conn, chat_id, SEND, key, payload, not_before)
+    return await _insert(conn, chat_id, SEND, key, payload, not_before)
 
 
 async def enqueue_delete(
     conn: aiosqlite.Connection, chat_id: int, key: str, *, not_before: float = 0.0
-) -> None:
+) -> int:
     """Queue deleting the message remembered under ``key`` (a no-op if none is)."""
-    await _insert(conn, chat_id, DELETE, key, "{}", not_before)
+    return await _insert(conn, chat_id, DELETE, key, "{}", not_before)
 
 
 async def forget_key(conn: aiosqlite.Connection, key: str) -> None:
     """Forget the message under ``key``: the next put sends a fresh message."""
-    await write(conn, "DELETE FROM messages WHERE key = ?", (key,))
+    await statement(conn, "DELETE FROM messages WHERE key = ?", (key,))
 
 
 class Pacer:
@@ -251,10 +253,8 @@ class Pacer:
             while self.recent and self.recent[0] <= now - self.window:
                 self.recent.popleft()
             if len(self.recent) + self.pending >= self.cap:
-                if self.recent:
-                    wait = max(wait, self.recent[0] + self.window - now)
-                else:  # every slot is a call on its way: look again shortly
-                    wait = max(wait, self.window / 20)
+                # With every slot a call on its way, wait for an answer (inf).
+                wait = max(wait, self.recent[0] + self.window - now) if self.recent else math.inf
         return wait
 
     def take(self, now: float, *, pending: bool = False) -> None:
@@ -465,6 +465,7 @@ class Outbox:
         self._running = False
         self._stopping = False
         self._busy: set[int] = set()  # chats with a call in flight (or its bookkeeping)
+        self._answered = asyncio.Event()
         self._stats = OutboxStats()
 
     # -- public ----------------------------------------------------------
@@ -653,10 +654,14 @@ class Outbox:
     async def _acquire(self, chat_id: int) -> None:
         """Wait until one call is allowed (without using the allowance: see :meth:`_take`)."""
         while True:
+            answered = self._answered  # set when a call in flight is answered
             wait = self._wait_needed(chat_id, self._clock())
             if wait <= 0:
                 return
-            await self._sleep(max(wait, 0.001))
+            if wait == math.inf:
+                await answered.wait()
+            else:
+                await self._sleep(max(wait, 0.001))
 
     def _take(self, chat_id: int) -> float | None:
         """Use one call's allowance now, if it is still there; returns the moment
@@ -674,6 +679,8 @@ class Outbox:
 
     def _settle(self, chat_id: int) -> None:
         """The call :meth:`_take` allowed is over (answered, failed or abandoned)."""
+        self._answered.set()
+        self._answered = asyncio.Event()
         now = self._clock()
         pacer = self._pacers.get(chat_id)
         if pacer is not None:

@@ -25,10 +25,9 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import aiosqlite
-from aiosqlite.context import contextmanager as aiosqlite_result
 
 log = logging.getLogger(__name__)
 
@@ -78,93 +77,7 @@ def _run_statement(raw: sqlite3.Connection, sql: str, args: Args) -> tuple[int, 
 
 async def statement(conn: aiosqlite.Connection, sql: str, args: Args = ()) -> tuple[int, int]:
     """One statement in one hop: ``(lastrowid or 0, rowcount)``."""
-    if isinstance(conn, TxConnection):
-        await conn.sync()
-        conn = conn.raw_connection
     return await on_thread(conn, _run_statement, sql, args)
-
-
-async def write(conn: aiosqlite.Connection, sql: str, args: Args = ()) -> None:
-    """A write whose outcome nobody needs at once.
-
-    Inside :meth:`Database.tx` it is deferred: the transaction's deferred
-    writes run, in order, just before anything in the transaction reads and
-    otherwise together with ``COMMIT``, in one hop. A failing write (say a
-    duplicate key) then raises from the end of the ``async with`` block, which
-    rolls everything back as before. Elsewhere it runs at once.
-    """
-    if isinstance(conn, TxConnection):
-        conn.defer(sql, args)
-    else:
-        await statement(conn, sql, args)
-
-
-class TxConnection:
-    """The connection a :meth:`Database.tx` block works with.
-
-    It behaves like the ``aiosqlite.Connection`` it wraps; :func:`write` calls
-    are collected and run in one hop with ``BEGIN IMMEDIATE`` (when the block
-    first reads, or at its end) and ``COMMIT``. A move used to cost a dozen
-    round trips to the database thread, one per statement, all holding the
-    one connection; under load that queue, not the CPU, limited the moves per
-    second.
-    """
-
-    def __init__(self, conn: aiosqlite.Connection, db: Database) -> None:
-        self.raw_connection = conn
-        self._db = db
-        self._pending: list[tuple[str, Args]] = []
-        self._begun = False
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.raw_connection, name)
-
-    def defer(self, sql: str, args: Args) -> None:
-        self._pending.append((sql, args))
-
-    async def sync(self, *, commit: bool = False) -> None:
-        """Begin (if not yet), run the deferred writes (and ``commit``): one hop."""
-        batch, self._pending = self._pending, []
-        if self._begun and not batch and not commit:
-            return
-        progress = {"begun": self._begun, "done": 0}
-
-        def run(raw: sqlite3.Connection) -> None:
-            # Resumable: a busy retry never repeats a statement that ran.
-            if not progress["begun"]:
-                raw.execute("BEGIN IMMEDIATE")
-                progress["begun"] = True
-            while progress["done"] < len(batch):
-                sql, args = batch[progress["done"]]
-                raw.execute(sql, args).close()
-                progress["done"] += 1
-            if commit:
-                raw.execute("COMMIT")
-
-        try:
-            await self._db._retry_busy(lambda: on_thread(self.raw_connection, run))
-        finally:
-            self._begun = bool(progress["begun"])
-
-    @aiosqlite_result
-    async def execute(self, sql: str, parameters: Args | None = None) -> aiosqlite.Cursor:
-        await self.sync()
-        return await self.raw_connection.execute(sql, parameters)
-
-    @aiosqlite_result
-    async def executemany(self, sql: str, parameters: Iterable[Args]) -> aiosqlite.Cursor:
-        await self.sync()
-        return await self.raw_connection.executemany(sql, parameters)
-
-    @aiosqlite_result
-    async def execute_fetchall(self, sql: str, parameters: Args | None = None) -> Any:
-        await self.sync()
-        return await self.raw_connection.execute_fetchall(sql, parameters)
-
-    @aiosqlite_result
-    async def execute_insert(self, sql: str, parameters: Args | None = None) -> Any:
-        await self.sync()
-        return await self.raw_connection.execute_insert(sql, parameters)
 
 
 def _in_transaction(raw: sqlite3.Connection, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
@@ -281,16 +194,18 @@ class Database:
     async def tx(self) -> AsyncIterator[aiosqlite.Connection]:
         """``BEGIN IMMEDIATE`` … ``COMMIT``; rolls back and re-raises on any exception.
 
-        IMMEDIATE takes the write lock before the first statement, so a
-        transaction never fails half-way because another process started
-        writing. ``BEGIN`` waits for the block's first read or its end (see
-        :class:`TxConnection`): a block of writes only is one round trip.
+        IMMEDIATE takes the write lock up front, so a transaction never fails
+        half-way because another process started writing.
         """
         async with self._locked():
-            conn = TxConnection(self._conn, self)
             try:
-                yield cast(aiosqlite.Connection, conn)
-                await conn.sync(commit=True)
+                await self._retry_busy(lambda: self._exec("BEGIN IMMEDIATE"))
+            except BaseException:
+                await self._rollback()
+                raise
+            try:
+                yield self._conn
+                await self._retry_busy(lambda: self._exec("COMMIT"))
             except BaseException:
                 await self._rollback()
                 raise

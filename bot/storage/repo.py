@@ -13,7 +13,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.db import Database, statement, write
+from bot.storage.db import Database, statement
 
 
 @dataclass(slots=True)
@@ -62,13 +62,8 @@ def storable(n: int) -> bool:
 
 
 async def _exec(conn: aiosqlite.Connection, sql: str, args: Any = ()) -> int:
-    """One statement of the caller's transaction, now; returns its lastrowid."""
+    """One statement of the caller's transaction (one hop to the database thread)."""
     return (await statement(conn, sql, args))[0]
-
-
-async def _write(conn: aiosqlite.Connection, sql: str, args: Any = ()) -> None:
-    """One write of the caller's transaction, deferred to its next read or commit."""
-    await write(conn, sql, args)
 
 
 # ----------------------------------------------------------------- users
@@ -81,7 +76,7 @@ async def upsert_user(
     started: bool = False,
 ) -> None:
     """Remember a user's name; ``started`` marks that they wrote to the bot privately."""
-    await _write(
+    await _exec(
         conn,
         "INSERT INTO users(user_id, first_name, username, lang, started, blocked, updated_at)"
         " VALUES (?, ?, ?, ?, ?, 0, ?)"
@@ -95,7 +90,7 @@ async def upsert_user(
 
 
 async def set_blocked(conn: aiosqlite.Connection, user_id: int) -> None:
-    await _write(
+    await _exec(
         conn,
         "UPDATE users SET blocked=1, started=0, updated_at=? WHERE user_id=?",
         (time.time(), user_id),
@@ -187,13 +182,13 @@ async def create_table(
         (chat_id, title, creator_id, rules_json, players, lang, now, now),
     )
     for seat in range(players):
-        await _write(conn, "INSERT INTO seats(table_id, seat) VALUES (?, ?)", (table_id, seat))
+        await _exec(conn, "INSERT INTO seats(table_id, seat) VALUES (?, ?)", (table_id, seat))
     return table_id
 
 
 async def update_table(conn: aiosqlite.Connection, table_id: int, **fields: Any) -> None:
     cols = ", ".join(f"{k}=?" for k in fields)
-    await _write(
+    await _exec(
         conn,
         f"UPDATE tables SET {cols}, updated_at=? WHERE table_id=?",
         (*fields.values(), time.time(), table_id),
@@ -202,9 +197,9 @@ async def update_table(conn: aiosqlite.Connection, table_id: int, **fields: Any)
 
 async def resize_seats(conn: aiosqlite.Connection, table_id: int, players: int) -> None:
     """Seat count follows the rules' player count; people beyond it stand up."""
-    await _write(conn, "DELETE FROM seats WHERE table_id=? AND seat>=?", (table_id, players))
+    await _exec(conn, "DELETE FROM seats WHERE table_id=? AND seat>=?", (table_id, players))
     for seat in range(players):
-        await _write(
+        await _exec(
             conn,
             "INSERT OR IGNORE INTO seats(table_id, seat) VALUES (?, ?)",
             (table_id, seat),
@@ -224,7 +219,7 @@ async def get_away(db: Database, table_id: int) -> set[int]:
 
 
 async def set_away(conn: aiosqlite.Connection, table_id: int, seat: int, away: bool) -> None:
-    await _write(
+    await _exec(
         conn, "UPDATE seats SET away=? WHERE table_id=? AND seat=?", (int(away), table_id, seat)
     )
 
@@ -237,7 +232,7 @@ async def get_timeouts(db: Database, table_id: int) -> dict[int, int]:
 
 
 async def set_timeouts(conn: aiosqlite.Connection, table_id: int, seat: int, n: int) -> None:
-    await _write(
+    await _exec(
         conn, "UPDATE seats SET timeouts=? WHERE table_id=? AND seat=?", (n, table_id, seat)
     )
 
@@ -245,7 +240,7 @@ async def set_timeouts(conn: aiosqlite.Connection, table_id: int, seat: int, n: 
 async def set_seat(
     conn: aiosqlite.Connection, table_id: int, seat: int, user_id: int | None
 ) -> None:
-    await _write(
+    await _exec(
         conn, "UPDATE seats SET user_id=? WHERE table_id=? AND seat=?", (user_id, table_id, seat)
     )
 
@@ -296,12 +291,12 @@ async def append_action(
 ) -> None:
     """The event log is the truth: (game_id, seq) is the primary key, so a
     second writer of the same move number fails instead of forking the game."""
-    await _write(
+    await _exec(
         conn,
         "INSERT INTO actions(game_id, seq, seat, action, by_user, at) VALUES (?, ?, ?, ?, ?, ?)",
         (game_id, seq, seat, action, by_user, time.time()),
     )
-    await _write(conn, "UPDATE games SET seq=? WHERE game_id=?", (seq + 1, game_id))
+    await _exec(conn, "UPDATE games SET seq=? WHERE game_id=?", (seq + 1, game_id))
 
 
 async def end_game(
@@ -311,12 +306,12 @@ async def end_game(
     winner: int | None,
     totals_json: str | None = None,
 ) -> None:
-    await _write(
+    await _exec(
         conn,
         "UPDATE games SET status=?, winner=?, finished_at=?, totals_json=? WHERE game_id=?",
         (status, winner, time.time(), totals_json, game_id),
     )
-    await _write(conn, "DELETE FROM deadlines WHERE game_id=?", (game_id,))
+    await _exec(conn, "DELETE FROM deadlines WHERE game_id=?", (game_id,))
 
 
 # ----------------------------------------------------------------- looks
@@ -329,7 +324,7 @@ async def looked_seats(db: Database, game_id: int, hand_no: int) -> set[int]:
 
 
 async def add_look(conn: aiosqlite.Connection, game_id: int, hand_no: int, seat: int) -> None:
-    await _write(
+    await _exec(
         conn,
         "INSERT OR IGNORE INTO looks(game_id, hand_no, seat) VALUES (?, ?, ?)",
         (game_id, hand_no, seat),
@@ -355,7 +350,7 @@ async def set_deadline(
     due_at: float,
     remind_at: float | None,
 ) -> None:
-    await _write(
+    await _exec(
         conn,
         "INSERT INTO deadlines(game_id, seq, seat, due_at, remind_at, reminders)"
         " VALUES (?, ?, ?, ?, ?, 0) ON CONFLICT(game_id) DO UPDATE SET seq=excluded.seq,"
@@ -365,7 +360,7 @@ async def set_deadline(
 
 
 async def clear_deadline(conn: aiosqlite.Connection, game_id: int) -> None:
-    await _write(conn, "DELETE FROM deadlines WHERE game_id=?", (game_id,))
+    await _exec(conn, "DELETE FROM deadlines WHERE game_id=?", (game_id,))
 
 
 async def get_deadline(db: Database, game_id: int) -> Deadline | None:
@@ -390,7 +385,7 @@ async def next_deadline(db: Database) -> Deadline | None:
 async def reminder_sent(
     conn: aiosqlite.Connection, game_id: int, reminders: int, remind_at: float | None
 ) -> None:
-    await _write(
+    await _exec(
         conn,
         "UPDATE deadlines SET reminders=?, remind_at=? WHERE game_id=?",
         (reminders, remind_at, game_id),
@@ -399,7 +394,7 @@ async def reminder_sent(
 
 async def shift_deadlines(conn: aiosqlite.Connection, seconds: float) -> None:
     """Downtime of the bot is not the players' time: every deadline moves."""
-    await _write(
+    await _exec(
         conn,
         "UPDATE deadlines SET due_at=due_at+?, remind_at=remind_at+? ",
         (seconds, seconds),
@@ -412,7 +407,7 @@ async def get_meta(db: Database, key: str) -> str | None:
 
 
 async def set_meta(conn: aiosqlite.Connection, key: str, value: str) -> None:
-    await _write(
+    await _exec(
         conn,
         "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
         (key, value),
@@ -427,7 +422,7 @@ async def save_results(
 ) -> None:
     """Per seat: (seat, user, won, hands, contracts bid, made, nils bid, made)."""
     for seat, user_id, won, hands, cb, cm, nb, nm in rows:
-        await _write(
+        await _exec(
             conn,
             "INSERT OR REPLACE INTO results(game_id, seat, user_id, won, hands, contracts_bid,"
             " contracts_made, nils_bid, nils_made) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -482,7 +477,7 @@ async def add_partner_game(
 ) -> bool:
     """Count a finished game together; True when this one made them permanent."""
     x, y = pair(a, b)
-    await _write(
+    await _exec(
         conn,
         "INSERT INTO partners(a, b, games, wins) VALUES (?, ?, 1, ?)"
         " ON CONFLICT(a, b) DO UPDATE SET games=games+1, wins=wins+excluded.wins",
@@ -493,7 +488,7 @@ async def add_partner_game(
     ) as cur:
         row = await cur.fetchone()
     if row is not None and row[0] >= 3 and row[1] is None:
-        await _write(conn, "UPDATE partners SET permanent_since=? WHERE a=? AND b=?", (now, x, y))
+        await _exec(conn, "UPDATE partners SET permanent_since=? WHERE a=? AND b=?", (now, x, y))
         return True
     return False
 
@@ -510,7 +505,7 @@ async def permanent_partners(db: Database, user_id: int) -> list[aiosqlite.Row]:
 async def open_afterword(
     conn: aiosqlite.Connection, game_id: int, table_id: int, chat_id: int, closes_at: float
 ) -> None:
-    await _write(
+    await _exec(
         conn,
         "INSERT OR IGNORE INTO afterwords(game_id, table_id, chat_id, closes_at)"
         " VALUES (?, ?, ?, ?)",
@@ -529,7 +524,7 @@ async def next_afterword_close(db: Database) -> aiosqlite.Row | None:
 
 
 async def close_afterword(conn: aiosqlite.Connection, game_id: int) -> None:
-    await _write(conn, "UPDATE afterwords SET closed=1 WHERE game_id=?", (game_id,))
+    await _exec(conn, "UPDATE afterwords SET closed=1 WHERE game_id=?", (game_id,))
 
 
 async def add_gesture(
@@ -592,4 +587,4 @@ async def forget_user(conn: aiosqlite.Connection, user_id: int) -> None:
         "DELETE FROM messages WHERE chat_id=?",
     ):
         args = (user_id,) * sql.count("?")
-        await _write(conn, sql, args)
+        await _exec(conn, sql, args)
