@@ -1,23 +1,32 @@
-"""The bot's own membership in groups: removed, added back, group upgraded."""
+"""The bot's own membership: removed from or added back to a group, the group
+upgraded to a supergroup, a player blocking or unblocking the bot."""
 
 from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.types import ChatMemberUpdated, Message
 
+from bot.handlers.common import person
+from bot.services.play import PlayService
 from bot.services.tables import TableService
 
 GONE = {"left", "kicked"}
 PRESENT = {"member", "administrator", "creator", "restricted"}
 
 
-async def on_my_member(event: ChatMemberUpdated, tables: TableService) -> None:
-    if event.chat.type not in ("group", "supergroup"):
-        return
+async def on_my_member(event: ChatMemberUpdated, tables: TableService, play: PlayService) -> None:
     old, new = event.old_chat_member.status, event.new_chat_member.status
-    if new in GONE and old not in GONE:
+    gone, back = new in GONE and old not in GONE, new in PRESENT and old in GONE
+    if event.chat.type == "private":
+        # Told at once, not at the next failed send: it may be this player's turn.
+        if gone:
+            await play.on_forbidden(event.chat.id, "the user blocked the bot")
+        elif back:
+            await tables.remember(person(event.from_user), started=True)
+            await play.user_returned(event.from_user.id)
+    elif gone:
         await tables.bot_removed(event.chat.id)
-    elif new in PRESENT and old in GONE:
+    elif back:
         await tables.bot_added(event.chat.id)
 
 

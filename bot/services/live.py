@@ -59,9 +59,8 @@ class Registry:
     def forget(self, table_id: int) -> None:
         self._tables.pop(table_id, None)
 
-    def forget_chat(self, chat_id: int) -> None:
-        for table_id in [t for t, live in self._tables.items() if live.chat_id == chat_id]:
-            self._tables.pop(table_id, None)
+    def cached_in_chat(self, chat_id: int) -> list[int]:
+        return [t for t, live in self._tables.items() if live.chat_id == chat_id]
 
     def cached(self, table_id: int) -> LiveTable | None:
         return self._tables.get(table_id)

@@ -7,8 +7,9 @@ import dataclasses
 import logging
 from dataclasses import dataclass
 
+from bot.i18n import esc
 from bot.model import LiveTable, rules_to_json
-from bot.outbox import enqueue_put, forget_key
+from bot.outbox import enqueue_put, enqueue_send, forget_key
 from bot.pace import PACES
 from bot.services import render
 from bot.services.errors import UserError
@@ -297,3 +298,98 @@ class TableService:
             self.reg.forget(table_id)
         self.ctx.outbox.wake()
         return live
+
+    # ------------------------------------------------ the group itself
+    async def bot_removed(self, chat_id: int) -> None:
+        """The group removed the bot. A running game is kept and waits (no
+        deadlines, no computer moves, presses refused) until the bot is back;
+        the players learn why in private, since the group cannot be written to."""
+        row = await repo.live_table(self.ctx.db, chat_id)
+        if row is None:
+            return
+        async with self.reg.lock(row.table_id):
+            live = await self.reg.get(row.table_id)
+            if live is None or live.status != "playing" or live.paused:
+                return
+            live.paused = True
+            try:
+                async with self.ctx.db.tx() as conn:
+                    await repo.update_table(conn, live.table_id, paused=1)
+                    await self.play.schedule(conn, live)
+                    for seat, uid in live.humans():
+                        if seat in live.blocked:
+                            continue
+                        ut = self.reg.tr_user(uid, live.lang)
+                        await enqueue_send(
+                            conn, uid, ut("paused-private", group=esc(live.chat_title))
+                        )
+            except BaseException:
+                live.paused = False
+                raise
+        log.info("table %s paused: the bot was removed from chat %s", live.table_id, chat_id)
+        self.play.on_change()
+
+    async def bot_added(self, chat_id: int) -> None:
+        """Added back: a paused game goes on from where it stopped, with a fresh
+        table message at the bottom of the chat; an open table is shown again."""
+        live = await self.reg.live_in_chat(chat_id)
+        if live is None:
+            return
+        async with self.reg.lock(live.table_id):
+            live = await self.reg.get(live.table_id)
+            if live is None or live.status not in ("open", "playing"):
+                return
+            resumed = live.paused
+            live.paused = False
+            try:
+                async with self.ctx.db.tx() as conn:
+                    await forget_key(conn, render.table_key(live.table_id))
+                    if resumed:
+                        await repo.update_table(conn, live.table_id, paused=0)
+                        await self.play.schedule(conn, live)
+                        tr = self.reg.tr_group(live)
+                        await render.group_note(conn, live, tr("resumed-note"))
+                        for seat, uid in live.humans():
+                            if seat in live.blocked:
+                                continue
+                            ut = self.reg.tr_user(uid, live.lang)
+                            await enqueue_send(
+                                conn, uid, ut("resumed-private", group=esc(live.chat_title))
+                            )
+                    await render.table_message(
+                        conn, self.reg, live, live.table_id in self._options_open
+                    )
+            except BaseException:
+                live.paused = resumed
+                raise
+        self.play.on_change()
+        if resumed:
+            log.info("table %s resumed in chat %s", live.table_id, chat_id)
+            self.play.kick(live.table_id)
+
+    async def migrated(self, old: int, new: int) -> None:
+        """The group became a supergroup (the service message in the old chat)."""
+        await self.ctx.outbox.migrate(old, new)
+
+    async def after_migration(self, old: int, new: int) -> None:
+        """The database already names the new chat (the outbox moved it): bring
+        the cached tables along and show the table message in the new chat,
+        since the old chat's messages cannot be edited there."""
+        for table_id in self.reg.cached_in_chat(old):
+            async with self.reg.lock(table_id):
+                live = self.reg.cached(table_id)
+                if live is not None and live.chat_id == old:
+                    live.chat_id = new
+        live = await self.reg.live_in_chat(new)
+        if live is None:
+            return
+        async with self.reg.lock(live.table_id):
+            live = await self.reg.get(live.table_id)
+            if live is None or live.chat_id != new or live.status not in ("open", "playing"):
+                return
+            async with self.ctx.db.tx() as conn:
+                await forget_key(conn, render.table_key(live.table_id))
+                await render.table_message(
+                    conn, self.reg, live, live.table_id in self._options_open
+                )
+        self.play.on_change()

@@ -50,3 +50,5 @@ err-bad_record = Invalid game record.
 err-too-fast = Not so fast 🙂
 err-paused = The game is paused: the bot was removed from “{ $group }”. Add it back and the game goes on.
 paused-private = ⏸ The game in “{ $group }” is paused: the bot was removed from the group. When it is added back, the game goes on from the same place.
+resumed-note = ▶️ The bot is back in the group — the game goes on from the same place.
+resumed-private = ▶️ The game in “{ $group }” goes on.

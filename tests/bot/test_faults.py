@@ -640,12 +640,6 @@ def live_press(fake: FakeTelegram, user: FakeUser, db: Path) -> tuple[FakeMessag
     return (msg, data) if parse(data)[2] == current_seq(db) else None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="handlers/membership.py calls TableService.bot_removed/bot_added, which are not in "
-    "bot/services/tables.py (AttributeError, logged as unhandled): nothing pauses the game, "
-    "no one is told, presses are still accepted",
-)
 async def test_bot_removed_from_group_pauses_the_game_until_added_back(
     fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -682,13 +676,6 @@ async def test_bot_removed_from_group_pauses_the_game_until_added_back(
     assert not bot_errors(caplog)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="handlers/membership.py (migrate_to_chat_id) and app.py (outbox on_migrated) call "
-    "TableService.migrated/after_migration, which are not in bot/services/tables.py: each "
-    "migration logs an AttributeError and the live table keeps the old chat id (the game only "
-    "goes on because the outbox moves rows after every 400 migrate error)",
-)
 async def test_group_upgraded_to_supergroup_mid_game(
     fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -713,12 +700,6 @@ async def test_group_upgraded_to_supergroup_mid_game(
     assert not bot_errors(caplog)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="handlers/membership.py on_my_member ignores private chats: the my_chat_member "
-    "update saying a player blocked the bot is dropped, so when it is that player's turn the "
-    "group learns of it only with the next reminder (tens of seconds, or a day in daily games)",
-)
 async def test_block_on_own_turn_is_told_at_once(fake: FakeTelegram, tmp_path: Path) -> None:
     db = tmp_path / "spades.db"
     bot = InProcessBot(settings_for(fake, db))

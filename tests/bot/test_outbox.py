@@ -274,7 +274,16 @@ async def test_429_in_several_chats_pauses_everyone(
     floods = [c for c in fake.calls if c.fault == "429"]
     oks = [c for c in fake.calls if c.ok]
     assert len(floods) == 2 and len(oks) == 2
-    assert min(c.time for c in oks) >= max(c.time for c in floods) + 5 - 0.01
+    first, last = sorted(c.time for c in floods)
+    if last - first < 1.0:
+        # Floods in two chats at once: the limit is global, nobody is written to.
+        assert min(c.time for c in oks) >= last + 5 - 0.01
+    else:
+        # A busy machine tried the second chat only after the first one's pause
+        # (the fake clock jumps on sleep): each chat then waits out its own.
+        for flood in floods:
+            ok = next(c for c in oks if c.chat_id == flood.chat_id)
+            assert ok.time >= flood.time + 5 - 0.01
 
 
 @pytest.mark.parametrize("kind", ["500", "502", "502_html", "drop"])
