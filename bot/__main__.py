@@ -23,6 +23,8 @@ def main() -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
 
+    sys.setswitchinterval(0.0005)
+
     async def run() -> None:
         app = App(settings)
         task = asyncio.create_task(app.run())

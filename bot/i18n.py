@@ -47,13 +47,37 @@ class UserLocaleManager(BaseManager):
 
 
 class Texts:
-    """``texts(locale, key, **args)``: one Fluent message in that locale."""
+    """``texts(locale, key, **args)``: one Fluent message in that locale.
+
+    Results are remembered: every move re-renders the table and each hand,
+    which is mostly the same card labels, names and buttons, and Fluent's
+    formatting (plural rules, number formats) was the largest single cost
+    under load. The memory is bounded and can be dropped (``clear``) when a
+    person asks to be forgotten, as it holds formatted names.
+    """
+
+    LIMIT = 50_000
 
     def __init__(self, core: FluentRuntimeCore) -> None:
         self.core = core
+        self._memo: dict[tuple[Any, ...], str] = {}
 
     def __call__(self, locale: str, key: str, /, **args: Any) -> str:
-        return self.core.get(key, locale, **args)
+        memo_key = (locale, key, *args.items())
+        try:
+            return self._memo[memo_key]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable argument: format without remembering
+            return self.core.get(key, locale, **args)
+        text = self.core.get(key, locale, **args)
+        if len(self._memo) >= self.LIMIT:
+            self._memo.clear()
+        self._memo[memo_key] = text
+        return text
+
+    def clear(self) -> None:
+        self._memo.clear()
 
 
 def esc(text: str | None) -> str:

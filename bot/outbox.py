@@ -63,7 +63,7 @@ from aiogram.methods.base import Response
 from aiogram.types import InlineKeyboardMarkup, Message
 
 from bot.config import Settings
-from bot.storage.db import Database, statement
+from bot.storage.db import Database, defer
 
 log = logging.getLogger(__name__)
 
@@ -154,14 +154,13 @@ async def _insert(
     key: str | None,
     payload: str,
     not_before: float,
-) -> int:
-    row_id, _ = await statement(
+) -> None:
+    await defer(
         conn,
         "INSERT INTO outbox(chat_id, op, key, payload, not_before, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         (chat_id, op, key, payload, not_before, time.time()),
     )
-    return row_id
 
 
 async def enqueue_put(
@@ -174,15 +173,14 @@ async def enqueue_put(
     *,
     disable_notification: bool = False,
     not_before: float = 0.0,
-) -> int:
+) -> None:
     """Queue "the message under ``key`` shows ``text``" (edit if known, else send).
 
     Call inside ``db.tx()``; ``not_before`` is a ``time.time()`` instant before
     which the row is not sent (and it holds back this chat's later rows).
-    Returns the outbox row id.
     """
     payload = _payload(text, reply_markup, parse_mode, disable_notification)
-    return await _insert(conn, chat_id, PUT, key, payload, not_before)
+    await _insert(conn, chat_id, PUT, key, payload, not_before)
 
 
 async def enqueue_send(
@@ -195,22 +193,22 @@ async def enqueue_send(
     *,
     disable_notification: bool = False,
     not_before: float = 0.0,
-) -> int:
+) -> None:
     """Queue a new message; with ``key`` its id is remembered so later puts edit it."""
     payload = _payload(text, reply_markup, parse_mode, disable_notification)
-    return await _insert(conn, chat_id, SEND, key, payload, not_before)
+    await _insert(conn, chat_id, SEND, key, payload, not_before)
 
 
 async def enqueue_delete(
     conn: aiosqlite.Connection, chat_id: int, key: str, *, not_before: float = 0.0
-) -> int:
+) -> None:
     """Queue deleting the message remembered under ``key`` (a no-op if none is)."""
-    return await _insert(conn, chat_id, DELETE, key, "{}", not_before)
+    await _insert(conn, chat_id, DELETE, key, "{}", not_before)
 
 
 async def forget_key(conn: aiosqlite.Connection, key: str) -> None:
     """Forget the message under ``key``: the next put sends a fresh message."""
-    await statement(conn, "DELETE FROM messages WHERE key = ?", (key,))
+    await defer(conn, "DELETE FROM messages WHERE key = ?", (key,))
 
 
 class Pacer:
@@ -502,8 +500,12 @@ class Outbox:
                     raise
                 except Exception:
                     log.exception("outbox scheduler failed; retrying")
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for can
+                # swallow a cancellation that lands as the event fires, and
+                # shutdown then waits for this loop forever.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._event.wait(), self.poll_interval)
+                    async with asyncio.timeout(self.poll_interval):
+                        await self._event.wait()
         finally:
             await self._stop_workers()
             self._running = False

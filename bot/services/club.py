@@ -214,4 +214,5 @@ class ClubService:
                         (form,),
                     )
         self.reg.langs.pop(user_id, None)
+        self.ctx.texts.clear()  # formatted lines may hold the name
         self.play.on_change()

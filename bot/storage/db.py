@@ -15,6 +15,16 @@ inside a transaction at the same time. An ``asyncio.Lock`` serialises
 holding the write lock is waited out: SQLite's ``busy_timeout`` first, then
 retries with backoff for up to ``lock_wait`` seconds, so a few seconds of
 external locking (a backup, ``sqlite3`` in a shell) never loses a move.
+
+Throughput: every ``await`` on aiosqlite is a round trip to its thread, and a
+transaction holds the lock across all of its round trips, so under load the
+time spent inside the lock is what limits moves per second. So a transaction
+(:class:`Tx`) takes the lock only at its first trip: writes whose result
+nobody reads (:func:`defer`) are kept until then, and a move, which only
+writes, becomes one trip (``BEGIN IMMEDIATE``, its rows, ``COMMIT``) after
+all of its rendering is done. Reads outside transactions use a second
+connection of their own, which in WAL mode sees every committed transaction
+and needs no lock.
 """
 
 from __future__ import annotations
@@ -67,6 +77,127 @@ async def on_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any
     return await conn._execute(fn, conn._conn, *args)
 
 
+class _FailedInTx(Exception):
+    """An error raised after ``BEGIN`` succeeded: the transaction is open, no retry."""
+
+    def __init__(self, exc: BaseException) -> None:
+        super().__init__(exc)
+        self.exc = exc
+
+
+Pending = list[tuple[str, Args]]
+
+
+def _run_pending(raw: sqlite3.Connection, pending: Pending) -> None:
+    for sql, args in pending:
+        raw.execute(sql, args).close()
+
+
+def _after_pending(
+    raw: sqlite3.Connection,
+    pending: Pending,
+    fn: Callable[..., T],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> T:
+    _run_pending(raw, pending)
+    return fn(*args, **kwargs)
+
+
+def _begin_then(
+    raw: sqlite3.Connection,
+    pending: Pending,
+    fn: Callable[..., T],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> T:
+    """``BEGIN IMMEDIATE`` (a busy database raises here, before anything is
+    done, so it can be retried), the deferred writes, then ``fn``."""
+    raw.execute("BEGIN IMMEDIATE")
+    try:
+        return _after_pending(raw, pending, fn, args, kwargs)
+    except BaseException as exc:
+        raise _FailedInTx(exc) from None
+
+
+def _commit(raw: sqlite3.Connection) -> bool:
+    try:
+        raw.execute("COMMIT")
+    except sqlite3.OperationalError as exc:
+        if _is_busy(exc):
+            return False
+        raise
+    return True
+
+
+def _flush_and_commit(raw: sqlite3.Connection, pending: Pending) -> bool:
+    """The deferred writes, then COMMIT; False if only the COMMIT found the database busy."""
+    _run_pending(raw, pending)
+    return _commit(raw)
+
+
+class Tx(aiosqlite.Connection):
+    """One transaction's handle on the writing connection (what ``db.tx()`` yields).
+
+    It starts for real at its first trip to the database thread: the lock is
+    taken and ``BEGIN IMMEDIATE`` goes out together with the deferred writes
+    and the first statement. Up to then nothing of it is in the database, so
+    its isolation is that of a transaction begun at that first trip.
+    """
+
+    def __init__(self, db: Database) -> None:  # noqa: D107 - no thread of its own
+        self._db = db
+        self._connection = None  # aiosqlite's __del__ looks at it
+        self._iter_chunk_size = 64  # its cursors too
+        self.deferred: Pending = []
+        self.locked = False  # holds the database lock (and maybe an open transaction)
+        self.begun = False  # BEGIN certainly went through
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        return self._db._conn._conn
+
+    async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        writer = self._db._conn
+        pending, self.deferred = self.deferred, []
+        if self.begun:
+            if not pending:
+                return await writer._execute(fn, *args, **kwargs)
+            return await writer._execute(_after_pending, self._conn, pending, fn, args, kwargs)
+        await self._db._acquire(self)
+        try:
+            result = await self._db._retry_busy(
+                lambda: writer._execute(_begin_then, self._conn, pending, fn, args, kwargs)
+            )
+        except _FailedInTx as failed:
+            self.begun = True
+            raise failed.exc from None
+        self.begun = True
+        return result
+
+    async def _finish(self) -> None:
+        """Commit. A transaction that only wrote is one trip and needs no lock."""
+        pending, self.deferred = self.deferred, []
+        if not self.begun:
+            if pending:
+                await self._db._trip(_run_pending, pending)
+            return
+        if not await self._db._conn._execute(_flush_and_commit, self._conn, pending):
+            await self._db._retry_busy(lambda: self._db._exec("COMMIT"))
+
+    def __del__(self) -> None:  # no thread to stop
+        pass
+
+
+async def defer(conn: aiosqlite.Connection, sql: str, args: Args = ()) -> None:
+    """A write of the caller's transaction whose outcome nobody reads: sent with
+    the transaction's next trip to the database thread instead of one of its own."""
+    if isinstance(conn, Tx):
+        conn.deferred.append((sql, args))
+    else:
+        await statement(conn, sql, args)
+
+
 def _run_statement(raw: sqlite3.Connection, sql: str, args: Args) -> tuple[int, int]:
     cur = raw.execute(sql, args)
     try:
@@ -92,16 +223,52 @@ def _in_transaction(raw: sqlite3.Connection, fn: Callable[..., T], args: tuple[A
     return result
 
 
-class Database:
-    """A serialised, retrying wrapper around one :class:`aiosqlite.Connection`."""
+def _in_read_tx(raw: sqlite3.Connection, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """Several reads from one snapshot (a deferred read transaction)."""
+    raw.execute("BEGIN")
+    try:
+        return fn(raw, *args)
+    finally:
+        raw.execute("COMMIT")
 
-    def __init__(self, conn: aiosqlite.Connection, path: str, *, lock_wait: float = 30.0) -> None:
-        """Wrap an open connection; use :meth:`open` instead, it also sets pragmas and migrates."""
+
+def _fetchall(raw: sqlite3.Connection, sql: str, args: Args) -> list[sqlite3.Row]:
+    cur = raw.execute(sql, args)
+    try:
+        return cur.fetchall()
+    finally:
+        cur.close()
+
+
+def _connector(path: str, timeout: float) -> Callable[[], sqlite3.Connection]:
+    def connect() -> sqlite3.Connection:
+        raw = sqlite3.connect(path, isolation_level=None, timeout=timeout, check_same_thread=False)
+        raw.row_factory = sqlite3.Row
+        return raw
+
+    return connect
+
+
+class Database:
+    """A serialised, retrying wrapper around one writing connection (and a reading one)."""
+
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        path: str,
+        *,
+        lock_wait: float = 30.0,
+        reader: aiosqlite.Connection | None = None,
+    ) -> None:
+        """Wrap open connections; use :meth:`open` instead, it also sets pragmas and migrates."""
         self._conn = conn
+        # Without a reader (an in-memory database) reads share the writer and its lock.
+        self._reader = reader
         self.path = path
         self.lock_wait = lock_wait
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
+        self._in_tx: set[asyncio.Task[Any] | None] = set()  # tasks inside db.tx()
         self._closed = False
 
     @classmethod
@@ -120,22 +287,30 @@ class Database:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"bad synchronous mode {synchronous!r}")
-        conn = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
+        connect = _connector(path, busy_timeout_ms / 1000)
+        conn = await aiosqlite.Connection(connect, 64)
         db = cls(conn, path, lock_wait=lock_wait)
         try:
-            conn.row_factory = aiosqlite.Row
             await db._exec(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
             mode = await db._retry_busy(lambda: db._pragma("PRAGMA journal_mode=WAL"))
             if str(mode).lower() != "wal":
                 log.warning("SQLite journal_mode is %s, not WAL (database %s)", mode, path)
-            await db._exec(f"PRAGMA synchronous={synchronous.upper()}")
-            await db._exec("PRAGMA foreign_keys=ON")
+            per_connection = (f"PRAGMA synchronous={synchronous.upper()}", "PRAGMA foreign_keys=ON")
+            for pragma in per_connection:
+                await db._exec(pragma)
             if migrate:
                 from bot.storage.migrations import apply_migrations
 
                 await apply_migrations(db)
+            if path != ":memory:" and "mode=memory" not in path:
+                db._reader = await aiosqlite.Connection(connect, 64)
+                for pragma in (f"PRAGMA busy_timeout={int(busy_timeout_ms)}", *per_connection):
+                    await statement(db._reader, pragma)
+                await statement(db._reader, "PRAGMA query_only=1")
         except BaseException:
             await conn.close()
+            if db._reader is not None:
+                await db._reader.close()
             raise
         return db
 
@@ -166,20 +341,30 @@ class Database:
                 await asyncio.sleep(min(delay, max(0.0, deadline - loop.time())))
                 delay = min(delay * 2, 1.0)
 
-    @asynccontextmanager
-    async def _locked(self) -> AsyncIterator[None]:
+    def _check_reentry(self) -> asyncio.Task[Any] | None:
         task = asyncio.current_task()
-        if task is not None and self._owner is task:
+        if task is not None and (self._owner is task or task in self._in_tx):
             raise RuntimeError(
                 "Database used re-entrantly: inside db.tx() use the conn it yields, "
                 "not db.tx()/db.fetch*()/db.execute()"
             )
+        return task
+
+    @asynccontextmanager
+    async def _locked(self) -> AsyncIterator[None]:
+        task = self._check_reentry()
         async with self._lock:
             self._owner = task
             try:
                 yield
             finally:
                 self._owner = None
+
+    async def _acquire(self, tx: Tx) -> None:
+        """A transaction's first trip: the lock, held until :meth:`tx` ends."""
+        await self._lock.acquire()
+        tx.locked = True
+        self._owner = asyncio.current_task()
 
     async def _rollback(self) -> None:
         # The statement may already have ended the transaction (or the commit
@@ -192,23 +377,30 @@ class Database:
 
     @asynccontextmanager
     async def tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``; rolls back and re-raises on any exception.
+        """A transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back (and the
+        exception re-raised) if the body raises.
 
         IMMEDIATE takes the write lock up front, so a transaction never fails
-        half-way because another process started writing.
+        half-way because another process started writing. See :class:`Tx`
+        for when it actually begins.
         """
-        async with self._locked():
-            try:
-                await self._retry_busy(lambda: self._exec("BEGIN IMMEDIATE"))
-            except BaseException:
+        task = self._check_reentry()
+        tx = Tx(self)
+        self._in_tx.add(task)
+        try:
+            yield tx
+            await tx._finish()
+        except BaseException:
+            tx.deferred = []
+            if tx.locked:
+                # Also when unsure whether BEGIN went through (cancelled mid-trip).
                 await self._rollback()
-                raise
-            try:
-                yield self._conn
-                await self._retry_busy(lambda: self._exec("COMMIT"))
-            except BaseException:
-                await self._rollback()
-                raise
+            raise
+        finally:
+            self._in_tx.discard(task)
+            if tx.locked:
+                self._owner = None
+                self._lock.release()
 
     async def execute(self, sql: str, args: Args = ()) -> int:
         """Run one write statement in its own transaction; returns the affected row count."""
@@ -216,32 +408,51 @@ class Database:
 
     async def run_tx(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(raw_sqlite3_connection, *args)`` inside ``BEGIN IMMEDIATE … COMMIT``,
-        all on the database thread in one hop (rolled back if ``fn`` raises).
+        all on the database thread in one trip (rolled back if ``fn`` raises).
 
         For short bookkeeping transactions with no ``await`` inside (the
         outbox's); waits out another process's lock like :meth:`tx`.
         """
-        async with self._locked():
-            return await self._retry_busy(lambda: on_thread(self._conn, _in_transaction, fn, args))
+        self._check_reentry()
+        return await self._trip(fn, *args)
+
+    async def _trip(self, fn: Callable[..., T], *args: Any) -> T:
+        """A whole transaction in one trip to the database thread.
+
+        The thread runs trips one after the other, so such a transaction
+        needs no lock of its own; it only waits while a transaction of several
+        trips (which holds the lock) is open on the connection.
+        """
+
+        async def attempt() -> T:
+            while self._lock.locked():
+                async with self._lock:
+                    pass
+            return await on_thread(self._conn, _in_transaction, fn, args)
+
+        return await self._retry_busy(attempt)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(raw_sqlite3_connection, *args)`` outside any transaction, in one hop
         (several reads at once)."""
-        async with self._locked():
-            return await on_thread(self._conn, fn, *args)
+        return await self._read(_in_read_tx, fn, args)
 
-    async def fetchone(self, sql: str, args: Args = ()) -> aiosqlite.Row | None:
+    async def fetchone(self, sql: str, args: Args = ()) -> sqlite3.Row | None:
         """Run one query outside any transaction and return its first row."""
-        async with self._locked():
-            rows = await self._conn.execute_fetchall(sql, args)
-        for row in rows:
-            return row
-        return None
+        rows = await self._read(_fetchall, sql, args)
+        return rows[0] if rows else None
 
-    async def fetchall(self, sql: str, args: Args = ()) -> list[aiosqlite.Row]:
+    async def fetchall(self, sql: str, args: Args = ()) -> list[sqlite3.Row]:
         """Run one query outside any transaction and return all rows."""
-        async with self._locked():
-            return list(await self._conn.execute_fetchall(sql, args))
+        return await self._read(_fetchall, sql, args)
+
+    async def _read(self, fn: Callable[..., T], *args: Any) -> T:
+        if self._reader is None:
+            async with self._locked():
+                return await on_thread(self._conn, fn, *args)
+        self._check_reentry()
+        reader = self._reader
+        return await self._retry_busy(lambda: on_thread(reader, fn, *args))
 
     async def close(self) -> None:
         """Wait for the running transaction, checkpoint the WAL and close the connection."""
@@ -254,3 +465,5 @@ class Database:
             except sqlite3.Error:
                 log.warning("WAL checkpoint on close failed", exc_info=True)
             await self._conn.close()
+            if self._reader is not None:
+                await self._reader.close()

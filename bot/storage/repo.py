@@ -13,7 +13,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.db import Database, statement
+from bot.storage.db import Database, defer, statement
 
 
 @dataclass(slots=True)
@@ -61,8 +61,13 @@ def storable(n: int) -> bool:
     return _MIN_ID <= n <= _MAX_ID
 
 
-async def _exec(conn: aiosqlite.Connection, sql: str, args: Any = ()) -> int:
-    """One statement of the caller's transaction (one hop to the database thread)."""
+async def _exec(conn: aiosqlite.Connection, sql: str, args: Any = ()) -> None:
+    """One write of the caller's transaction, sent along with its next trip."""
+    await defer(conn, sql, args)
+
+
+async def _insert(conn: aiosqlite.Connection, sql: str, args: Any = ()) -> int:
+    """An insert whose new row id the caller needs (one trip of its own)."""
     return (await statement(conn, sql, args))[0]
 
 
@@ -175,7 +180,7 @@ async def create_table(
     lang: str,
 ) -> int:
     now = time.time()
-    table_id = await _exec(
+    table_id = await _insert(
         conn,
         "INSERT INTO tables(chat_id, chat_title, creator_id, status, rules_json, players, lang,"
         " created_at, updated_at) VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?)",
@@ -261,7 +266,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
 async def create_game(
     conn: aiosqlite.Connection, table_id: int, seed: int, rules_json: str, first_dealer: int
 ) -> int:
-    return await _exec(
+    return await _insert(
         conn,
         "INSERT INTO games(table_id, seed, rules_json, first_dealer, status, started_at)"
         " VALUES (?, ?, ?, ?, 'playing', ?)",
