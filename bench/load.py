@@ -383,7 +383,9 @@ async def run(args: argparse.Namespace) -> None:
     )
     print(
         f"press -> answer: {len(lat)} presses, p50 {percentile(lat, 0.5) * 1000:.1f} ms,"
+        f" p90 {percentile(lat, 0.9) * 1000:.1f} ms,"
         f" p99 {percentile(lat, 0.99) * 1000:.1f} ms,"
+        f" max {max(lat, default=float('nan')) * 1000:.1f} ms,"
         f" mean {statistics.fmean(lat) * 1000 if lat else float('nan'):.1f} ms"
     )
     print(

@@ -321,6 +321,11 @@ class _Plan:
     target: _Row  # the row whose content goes out
     superseded: list[int]  # older puts for the same key that target replaces
     message_id: int | None  # the remembered message for target.key in this chat
+    head: _Row | None = None  # the chat's first pending row, when not target
+
+    @property
+    def first(self) -> _Row:
+        return self.head or self.target
 
 
 _ROW_COLS = "id, chat_id, op, key, payload, not_before"
@@ -352,13 +357,22 @@ def _plan_rows(raw: sqlite3.Connection, head: _Row, scan: int, now: float) -> _P
             # Another op on this key, or (while the message does not exist
             # yet) any other message: moving past it would reorder the chat.
             break
-    target = head
-    if target_id != head.id:
-        row = raw.execute(f"SELECT {_ROW_COLS} FROM outbox WHERE id = ?", (target_id,)).fetchone()
-        if row is None:
-            return _Plan(head, [], message_id)
-        target = _Row(*row)
-    return _Plan(target, superseded, message_id)
+    if target_id == head.id:
+        return _Plan(head, [], message_id)
+    row = raw.execute(f"SELECT {_ROW_COLS} FROM outbox WHERE id = ?", (target_id,)).fetchone()
+    if row is None:
+        return _Plan(head, [], message_id)
+    return _Plan(_Row(*row), superseded, message_id, head)
+
+
+def _next_plan(raw: sqlite3.Connection, chat_id: int, scan: int, now: float) -> _Plan | None:
+    """The chat's first pending row and what to send for it (None: nothing pending)."""
+    row = raw.execute(
+        f"SELECT {_ROW_COLS} FROM outbox WHERE chat_id = ? AND status = 'pending'"
+        " ORDER BY id LIMIT 1",
+        (chat_id,),
+    ).fetchone()
+    return None if row is None else _plan_rows(raw, _Row(*row), scan, now)
 
 
 def _mark_superseded(raw: sqlite3.Connection, ids: list[int]) -> int:
@@ -371,8 +385,11 @@ def _mark_superseded(raw: sqlite3.Connection, ids: list[int]) -> int:
     ).rowcount
 
 
-def _finish_rows(raw: sqlite3.Connection, plan: _Plan, message_id: int | None, forget: bool) -> int:
-    """:meth:`Outbox._finish` on the database thread; returns how many rows it superseded."""
+def _finish_rows(
+    raw: sqlite3.Connection, plan: _Plan, message_id: int | None, forget: bool, scan: int
+) -> tuple[int, _Plan | None]:
+    """:meth:`Outbox._finish` on the database thread: how many rows it superseded,
+    and the chat's next plan, read in the same trip."""
     row = plan.target
     coalesced = _mark_superseded(raw, plan.superseded)
     raw.execute(
@@ -388,7 +405,7 @@ def _finish_rows(raw: sqlite3.Connection, plan: _Plan, message_id: int | None, f
             " message_id = excluded.message_id",
             (row.key, row.chat_id, message_id),
         )
-    return coalesced
+    return coalesced, _next_plan(raw, row.chat_id, scan, time.time())
 
 
 @dataclass(slots=True)
@@ -458,6 +475,7 @@ class Outbox:
         self._global_paused = float("-inf")
         self._recent_floods: dict[int, float] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
+        self._ahead: dict[int, _Plan] = {}  # per chat: the next plan, read while finishing
         self._event = asyncio.Event()
         self._gen = 0
         self._running = False
@@ -579,14 +597,6 @@ class Outbox:
                 task = asyncio.create_task(self._work(chat_id), name=f"outbox-{chat_id}")
                 self._workers[chat_id] = task
 
-    async def _head(self, chat_id: int) -> _Row | None:
-        row = await self._db.fetchone(
-            f"SELECT {_ROW_COLS} FROM outbox WHERE chat_id = ? AND status = 'pending'"
-            " ORDER BY id LIMIT 1",
-            (chat_id,),
-        )
-        return None if row is None else _Row(*row)
-
     async def _work(self, chat_id: int) -> None:
         """Send one chat's rows strictly in id order until none is pending."""
         failures = 0
@@ -595,17 +605,21 @@ class Outbox:
             while not self._stopping:
                 gen = self._gen
                 try:
-                    head = await self._head(chat_id)
-                    if head is None:
+                    # Read along with the last row's bookkeeping, else read now.
+                    plan = self._ahead.pop(chat_id, None) or await self._db.run(
+                        _next_plan, chat_id, self.coalesce_scan, time.time()
+                    )
+                    if plan is None:
                         if gen == self._gen:
                             return  # the finally runs before any other coroutine
                         continue
+                    head = plan.first
                     delay = head.not_before - time.time()
                     if delay > 0 and waited_for != head.id:
                         waited_for = head.id
                         await self._sleep(delay)
                         continue
-                    if await self._attempt(chat_id, head):
+                    if await self._attempt(chat_id, plan):
                         failures = 0
                     elif not self._stopping:
                         failures += 1
@@ -623,6 +637,7 @@ class Outbox:
                         min(self.backoff_cap, self.backoff_base * 2 ** (failures - 1))
                     )
         finally:
+            self._ahead.pop(chat_id, None)
             if self._workers.get(chat_id) is asyncio.current_task():
                 del self._workers[chat_id]
 
@@ -653,13 +668,16 @@ class Outbox:
             self._global.delay(now) if self._global else 0.0,
         )
 
-    async def _acquire(self, chat_id: int) -> None:
-        """Wait until one call is allowed (without using the allowance: see :meth:`_take`)."""
+    async def _acquire(self, chat_id: int) -> bool:
+        """Wait until one call is allowed (without using the allowance: see
+        :meth:`_take`); True if it had to wait."""
+        waited = False
         while True:
             answered = self._answered  # set when a call in flight is answered
             wait = self._wait_needed(chat_id, self._clock())
             if wait <= 0:
-                return
+                return waited
+            waited = True
             if wait == math.inf:
                 await answered.wait()
             else:
@@ -773,20 +791,17 @@ class Outbox:
         session.check_response(self._bot, call.method(), status, content)
         return None
 
-    async def _attempt(self, chat_id: int, head: _Row) -> bool:
-        """Try to deliver ``head`` (or its newest replacement); False means back off."""
-        if head.op == DELETE:
-            plan = await self._plan(head)
-            if plan.message_id is None:
+    async def _attempt(self, chat_id: int, plan: _Plan) -> bool:
+        """Try to deliver the plan's row (or its newest replacement); False means back off."""
+        head = plan.first
+        while True:
+            if head.op == DELETE and plan.message_id is None:
                 await self._finish(plan, None)  # nothing to delete: no call, no quota spent
                 return True
-        while True:
-            await self._acquire(chat_id)
-            # Planned after the wait, so puts queued meanwhile are folded in.
-            plan = await self._plan(head)
-            if head.op == DELETE and plan.message_id is None:
-                await self._finish(plan, None)  # forgotten while we waited
-                return True
+            if await self._acquire(chat_id):
+                # Planned again after a wait, so puts queued meanwhile are folded in.
+                plan = await self._plan(head)
+                continue
             taken = self._take(chat_id)
             if taken is not None:
                 break
@@ -881,7 +896,12 @@ class Outbox:
     # -- bookkeeping (each a short transaction) --------------------------
 
     async def _finish(self, plan: _Plan, message_id: int | None, *, forget: bool = False) -> None:
-        self._stats.coalesced += await self._db.run_tx(_finish_rows, plan, message_id, forget)
+        coalesced, ahead = await self._db.run_tx(
+            _finish_rows, plan, message_id, forget, self.coalesce_scan
+        )
+        self._stats.coalesced += coalesced
+        if ahead is not None and plan.target.chat_id in self._workers:
+            self._ahead[plan.target.chat_id] = ahead
 
     async def _fail(self, plan: _Plan, description: str) -> None:
         row = plan.target

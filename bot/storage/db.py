@@ -211,16 +211,34 @@ async def statement(conn: aiosqlite.Connection, sql: str, args: Args = ()) -> tu
     return await on_thread(conn, _run_statement, sql, args)
 
 
-def _in_transaction(raw: sqlite3.Connection, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+_Item = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
+
+
+def _in_group(
+    raw: sqlite3.Connection, items: list[tuple[Callable[..., Any], tuple[Any, ...]]]
+) -> list[tuple[bool, Any]]:
+    """Several transactions in one: each in its own savepoint, one COMMIT.
+
+    A busy ``BEGIN`` or ``COMMIT`` raises (with everything undone), so the
+    whole group can be retried.
+    """
     raw.execute("BEGIN IMMEDIATE")
+    outcomes: list[tuple[bool, Any]] = []
     try:
-        result = fn(raw, *args)
+        for fn, args in items:
+            raw.execute("SAVEPOINT one")
+            try:
+                outcomes.append((True, fn(raw, *args)))
+            except Exception as exc:
+                raw.execute("ROLLBACK TO one")
+                outcomes.append((False, exc))
+            raw.execute("RELEASE one")
         raw.execute("COMMIT")
     except BaseException:
         if raw.in_transaction:
             raw.execute("ROLLBACK")
         raise
-    return result
+    return outcomes
 
 
 def _in_read_tx(raw: sqlite3.Connection, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
@@ -269,6 +287,10 @@ class Database:
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
         self._in_tx: set[asyncio.Task[Any] | None] = set()  # tasks inside db.tx()
+        self._open: set[asyncio.Future[None]] = set()  # one per open db.tx(), done at its end
+        self._batch: list[_Item] = []  # one-trip transactions waiting for the next trip
+        self._inflight: list[asyncio.Future[Any]] = []  # those of the trip under way
+        self._flusher: asyncio.Task[None] | None = None
         self._closed = False
 
     @classmethod
@@ -387,6 +409,8 @@ class Database:
         task = self._check_reentry()
         tx = Tx(self)
         self._in_tx.add(task)
+        ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._open.add(ended)
         try:
             yield tx
             await tx._finish()
@@ -398,6 +422,8 @@ class Database:
             raise
         finally:
             self._in_tx.discard(task)
+            self._open.discard(ended)
+            ended.set_result(None)
             if tx.locked:
                 self._owner = None
                 self._lock.release()
@@ -417,20 +443,53 @@ class Database:
         return await self._trip(fn, *args)
 
     async def _trip(self, fn: Callable[..., T], *args: Any) -> T:
-        """A whole transaction in one trip to the database thread.
+        """A whole transaction in one trip to the database thread (group commit).
 
         The thread runs trips one after the other, so such a transaction
         needs no lock of its own; it only waits while a transaction of several
-        trips (which holds the lock) is open on the connection.
+        trips (which holds the lock) is open on the connection. Transactions
+        that come while a trip is under way go together in the next one, each
+        in a savepoint of its own: one that fails is undone alone, and the
+        rest share a single ``COMMIT``.
         """
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._batch.append((fn, args, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush_batches())
+        return await future
 
-        async def attempt() -> T:
-            while self._lock.locked():
-                async with self._lock:
-                    pass
-            return await on_thread(self._conn, _in_transaction, fn, args)
+    async def _flush_batches(self) -> None:
+        while self._batch:
+            batch, self._batch = self._batch, []
+            batch = [item for item in batch if not item[2].done()]  # callers cancelled
+            if not batch:
+                continue
+            self._inflight = [future for _, _, future in batch]
 
-        return await self._retry_busy(attempt)
+            async def attempt(batch: list[_Item] = batch) -> list[tuple[bool, Any]]:
+                while self._lock.locked():
+                    async with self._lock:
+                        pass
+                return await on_thread(self._conn, _in_group, [(f, a) for f, a, _ in batch])
+
+            try:
+                outcomes = await self._retry_busy(attempt)
+            except BaseException as exc:
+                self._inflight = []
+                for _, _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+                continue
+            self._inflight = []
+            for (_, _, future), (ok, value) in zip(batch, outcomes, strict=True):
+                if future.done():
+                    continue
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(raw_sqlite3_connection, *args)`` outside any transaction, in one hop
@@ -451,11 +510,23 @@ class Database:
             async with self._locked():
                 return await on_thread(self._conn, fn, *args)
         self._check_reentry()
+        await self._writes_settled()
         reader = self._reader
         return await self._retry_busy(lambda: on_thread(reader, fn, *args))
 
+    async def _writes_settled(self) -> None:
+        """Wait for the transactions begun before this read: a read sees whatever
+        was written before it was asked for, as when every transaction took
+        the lock at its start. (Rarely a wait: most last a few milliseconds.)"""
+        waits = [*self._open, *self._inflight, *(future for _, _, future in self._batch)]
+        if waits:
+            await asyncio.wait(waits)
+
     async def close(self) -> None:
-        """Wait for the running transaction, checkpoint the WAL and close the connection."""
+        """Wait for the running transactions, checkpoint the WAL and close the connections."""
+        flusher = self._flusher
+        if flusher is not None and not flusher.done():
+            await asyncio.wait([flusher])
         async with self._locked():
             if self._closed:
                 return
