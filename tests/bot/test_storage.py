@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Database, DatabaseBusyError
+from bot.storage.db import defer
 from bot.storage.migrations import MIGRATIONS, apply_migrations
 
 TABLES = {"users", "tables", "seats", "games", "actions", "messages", "outbox"}
@@ -197,6 +198,68 @@ async def test_transactions_never_interleave(db: Database) -> None:
 
     await asyncio.gather(*(bump() for _ in range(50)))
     assert await _scalar(db, "SELECT updated_at FROM users WHERE user_id = 1") == 50
+
+
+async def test_deferred_writes_land_in_order_with_the_commit(db: Database) -> None:
+    async with db.tx() as conn:
+        await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (7, 0)")
+        await defer(conn, "UPDATE users SET first_name = 'Ann' WHERE user_id = 7")
+        # A read inside the transaction sees the deferred writes before it.
+        async with conn.execute("SELECT first_name FROM users WHERE user_id = 7") as cur:
+            assert tuple(await cur.fetchone()) == ("Ann",)
+        await defer(conn, "UPDATE users SET username = 'ann' WHERE user_id = 7")
+    row = await db.fetchone("SELECT first_name, username FROM users WHERE user_id = 7")
+    assert row is not None and tuple(row) == ("Ann", "ann")
+
+
+async def test_deferred_write_failing_at_commit_rolls_back_everything(db: Database) -> None:
+    await db.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)")
+    with pytest.raises(sqlite3.IntegrityError):
+        async with db.tx() as conn:
+            await defer(conn, "UPDATE users SET first_name = 'changed' WHERE user_id = 1")
+            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (2, 0)")
+            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (1, 0)")  # dup
+    rows = await db.fetchall("SELECT user_id, first_name FROM users ORDER BY user_id")
+    assert [tuple(r) for r in rows] == [(1, "")]
+
+
+async def test_group_commit_keeps_each_transaction_whole(db: Database) -> None:
+    """Many one-trip transactions at once share trips; one that fails is undone
+    alone and only its caller sees the error."""
+    await db.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)")
+
+    async def write(uid: int) -> None:
+        async with db.tx() as conn:
+            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (?, 0)", (uid,))
+            await defer(conn, "UPDATE users SET updated_at = updated_at + 1 WHERE user_id = 1")
+
+    uids = [100 + i for i in range(40)] + [1]  # the last one collides: fails alone
+    results = await asyncio.gather(*(write(u) for u in uids), return_exceptions=True)
+    assert all(r is None for r in results[:-1])
+    assert isinstance(results[-1], sqlite3.IntegrityError)
+    assert await _scalar(db, "SELECT count(*) FROM users") == 41
+    # The failed transaction's UPDATE was undone with its INSERT.
+    assert await _scalar(db, "SELECT updated_at FROM users WHERE user_id = 1") == 40
+
+
+async def test_a_read_sees_every_transaction_begun_before_it(db: Database) -> None:
+    """Reads use a connection of their own, yet never overtake a write asked for earlier."""
+    release = asyncio.Event()
+
+    async def writer() -> None:
+        async with db.tx() as conn:
+            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (9, 0)")
+            await release.wait()  # still rendering, say
+
+    task = asyncio.create_task(writer())
+    await asyncio.sleep(0)  # the transaction has begun
+    read = asyncio.create_task(db.fetchone("SELECT count(*) FROM users"))
+    await asyncio.sleep(0.05)
+    assert not read.done(), "the read did not wait for the open transaction"
+    release.set()
+    await task
+    row = await read
+    assert row is not None and row[0] == 1
 
 
 async def test_waits_out_external_write_lock_with_retries(tmp_path: Path) -> None:
