@@ -92,11 +92,27 @@ def rss_kib(pid: int, field_name: str = "VmRSS") -> int:
     return 0
 
 
+def _stat(pid: int | str) -> list[str]:
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time a process has used so far."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
+    fields = _stat(pid)
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds of each running child process (the computer player's workers)."""
+    out: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                fields = _stat(entry.name)
+                if int(fields[1]) == pid:
+                    out[int(entry.name)] = cpu_seconds(int(entry.name))
+    return out
 
 
 def thread_cpu(pid: int) -> dict[int, float]:
@@ -336,6 +352,7 @@ async def run(args: argparse.Namespace) -> None:
             since = len(fake.calls)
             moves0 = count_actions(db)
             bot_cpu0, own_cpu0 = cpu_seconds(proc.pid), time.process_time()
+            kids0 = children_cpu(proc.pid)
             threads0 = thread_cpu(proc.pid)
             start = time.perf_counter()
             samples = []
@@ -344,6 +361,8 @@ async def run(args: argparse.Namespace) -> None:
                 samples.append(rss_kib(proc.pid))
             elapsed = time.perf_counter() - start
             bot_cpu = cpu_seconds(proc.pid) - bot_cpu0
+            kids = children_cpu(proc.pid)
+            ai_cpu = sum(t - kids0.get(k, 0.0) for k, t in kids.items())
             threads = thread_cpu(proc.pid)
             main_cpu = threads.get(proc.pid, 0.0) - threads0.get(proc.pid, 0.0)
             own_cpu = time.process_time() - own_cpu0
@@ -378,6 +397,7 @@ async def run(args: argparse.Namespace) -> None:
         f"CPU: bot {bot_cpu / elapsed * 100:.0f} % of a core"
         f" (event-loop thread {main_cpu / elapsed * 100:.0f} %),"
         f" {bot_cpu / max(1, moves) * 1000:.2f} ms per move;"
+        f" computer player's processes {ai_cpu / elapsed * 100:.0f} %;"
         f" fake Telegram + people {own_cpu / elapsed * 100:.0f} %;"
         f" machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )

@@ -6,6 +6,7 @@ rest of the code never reads ``os.environ`` directly.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -33,6 +34,9 @@ class Settings(BaseSettings):
     # Seconds a computer move stays visible before the next one is made.
     ai_move_delay: float = Field(default=1.0, ge=0)
     ai_level: Literal["novice", "amateur", "master"] = "master"
+    # Processes the computer player thinks in, so a search never holds up the
+    # bot's event loop; 0: a thread of the bot's own process.
+    ai_workers: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=0)
     # Telegram's limits; a value <= 0 disables that limit (tests do so).
     group_messages_per_minute: int = 20
     private_messages_per_second: float = 1.0

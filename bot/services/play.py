@@ -12,9 +12,12 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import secrets
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import aiosqlite
 
@@ -26,6 +29,7 @@ from bot.services import render
 from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.stats import game_results
+from bot.services.thinking import worker_pool
 from bot.storage import repo
 from bot.views.common import duration, player_name
 from bot.views.hand import blind_pending
@@ -49,6 +53,12 @@ class PlayService:
         self.reg = reg
         self.ctx = reg.ctx
         self._chooser = chooser
+        # The club player's searches run in other processes: in a thread they
+        # would hold the GIL, and every table would wait while one thinks.
+        # An injected chooser (tests) may not pickle: it runs in a thread.
+        workers = self.ctx.settings.ai_workers if chooser is None else 0
+        self._workers = workers
+        self._pool: ProcessPoolExecutor | None = None
         self._runners: dict[int, asyncio.Task[None]] = {}
         # Called after every committed change: wakes the outbox and the deadline loop.
         self.on_change: Callable[[], None] = self.ctx.outbox.wake
@@ -413,9 +423,24 @@ class PlayService:
         """The club player's move for ``seat``, from that seat's view only; off
         the event loop so that other tables keep moving while it thinks."""
         decision_seed = (g.seed or 0) ^ (len(g.actions) * 0x9E3779B1)
-        return await asyncio.to_thread(
-            self.chooser, view(g, seat), self.ctx.settings.ai_level, decision_seed
-        )
+        args = (view(g, seat), self.ctx.settings.ai_level, decision_seed)
+        pool = self._worker_pool()
+        if pool is not None:
+            try:
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(pool, self.chooser, *args)
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory): a new pool next time;
+                # this one decision is made here.
+                log.error("the computer player's process pool broke; starting a new one")
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+        return await asyncio.to_thread(self.chooser, *args)
+
+    def _worker_pool(self) -> ProcessPoolExecutor | None:
+        if self._workers > 0 and self._pool is None:
+            self._pool = worker_pool(self._workers)
+        return self._pool
 
     @staticmethod
     def _computer_to_move(live: LiveTable | None) -> bool:
@@ -427,6 +452,9 @@ class PlayService:
     async def resume_all(self) -> None:
         """After a restart: bring every running table's messages up to date and
         let the computer seats continue."""
+        pool = self._worker_pool()
+        if pool is not None:
+            pool.submit(os.getpid)  # starts the workers now, not at the first computer move
         for row in await repo.tables_with_status(self.ctx.db, "playing"):
             live = await self.reg.get(row.table_id)
             if live is None or live.game is None:
@@ -444,3 +472,6 @@ class PlayService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._runners.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -141,7 +141,7 @@ async def test_kill_9_at_random_moments_then_the_same_result(
     db = tmp_path / "spades.db"
     anna, boris = fake.add_user(501, "Анна"), fake.add_user(502, "Борис")
     fake.add_group(GROUP, "Падучая группа", members=[anna, boris], admins=[anna])
-    proc = BotProcess(fake, db)
+    proc = BotProcess(fake, db, ai_workers=1)
     await proc.start(fake)
     stderr: list[str] = []
     kills = 0
@@ -174,7 +174,7 @@ async def test_kill_9_at_random_moments_then_the_same_result(
             proc.kill()
             kills += 1
             stderr.append(proc.stop())
-            proc = BotProcess(fake, db)
+            proc = BotProcess(fake, db, ai_workers=1)
             await proc.start(fake)
         await fake.wait_idle(quiet=0.3, timeout=30)
     finally:
