@@ -35,6 +35,7 @@ from bot.views.common import duration, player_name
 from bot.views.hand import blind_pending
 from bot.views.results import game_over, hand_result
 from engine import BLIND, EngineError, Game, apply, view
+from engine.ai import DEFAULT_BUDGET_MS
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +57,11 @@ class PlayService:
         # The club player's searches run in other processes: in a thread they
         # would hold the GIL, and every table would wait while one thinks.
         # An injected chooser (tests) may not pickle: it runs in a thread.
-        workers = self.ctx.settings.ai_workers if chooser is None else 0
-        self._workers = workers
+        # The quick levels do not search: sending them to a process costs more
+        # than their decision.
+        settings = self.ctx.settings
+        searches = DEFAULT_BUDGET_MS.get(settings.ai_level, 0) > 0
+        self._workers = settings.ai_workers if chooser is None and searches else 0
         self._pool: ProcessPoolExecutor | None = None
         self._runners: dict[int, asyncio.Task[None]] = {}
         # Called after every committed change: wakes the outbox and the deadline loop.

@@ -287,7 +287,6 @@ class Database:
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
         self._in_tx: set[asyncio.Task[Any] | None] = set()  # tasks inside db.tx()
-        self._open: set[asyncio.Future[None]] = set()  # one per open db.tx(), done at its end
         self._batch: list[_Item] = []  # one-trip transactions waiting for the next trip
         self._inflight: list[asyncio.Future[Any]] = []  # those of the trip under way
         self._flusher: asyncio.Task[None] | None = None
@@ -409,8 +408,6 @@ class Database:
         task = self._check_reentry()
         tx = Tx(self)
         self._in_tx.add(task)
-        ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._open.add(ended)
         try:
             yield tx
             await tx._finish()
@@ -422,8 +419,6 @@ class Database:
             raise
         finally:
             self._in_tx.discard(task)
-            self._open.discard(ended)
-            ended.set_result(None)
             if tx.locked:
                 self._owner = None
                 self._lock.release()
@@ -515,12 +510,16 @@ class Database:
         return await self._retry_busy(lambda: on_thread(reader, fn, *args))
 
     async def _writes_settled(self) -> None:
-        """Wait for the transactions begun before this read: a read sees whatever
-        was written before it was asked for, as when every transaction took
-        the lock at its start. (Rarely a wait: most last a few milliseconds.)"""
-        waits = [*self._open, *self._inflight, *(future for _, _, future in self._batch)]
+        """Wait for the transactions that were committing when this read was
+        asked for: a read sees whatever was written before it. (A transaction
+        still in its body has written nothing yet; one of several trips holds
+        the lock, and the read waits for that too.)"""
+        waits = [*self._inflight, *(future for _, _, future in self._batch)]
         if waits:
             await asyncio.wait(waits)
+        while self._lock.locked():
+            async with self._lock:
+                pass
 
     async def close(self) -> None:
         """Wait for the running transactions, checkpoint the WAL and close the connections."""

@@ -31,7 +31,7 @@ def actions(db) -> list[int]:
 
 async def test_kill_9_mid_hand_and_finish_the_game(fake: FakeTelegram, tmp_path) -> None:
     db = tmp_path / "spades.db"
-    proc = BotProcess(fake, db, ai_workers=1)
+    proc = BotProcess(fake, db, ai_workers=1, ai_level="master")
     await proc.start(fake)
     try:
         anna, boris = fake.add_user(301, "Анна"), fake.add_user(302, "Борис")
@@ -60,7 +60,7 @@ async def test_kill_9_mid_hand_and_finish_the_game(fake: FakeTelegram, tmp_path)
         proc.kill()
 
         # Moves pressed while the bot is down wait in Telegram's queue.
-        proc = BotProcess(fake, db, ai_workers=1)
+        proc = BotProcess(fake, db, ai_workers=1, ai_level="master")
         await proc.start(fake)
         # Every acknowledged move survived, and the players' messages are current.
         assert actions(db)[: len(acknowledged)] == acknowledged

@@ -37,7 +37,7 @@ async def new_table(fake: FakeTelegram, *users) -> Table:
 
 async def test_one_person_and_three_computers_play_to_the_end(fake, tmp_path) -> None:
     # The computer thinks in a worker process here, as in production.
-    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db", ai_workers=1))
+    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db", ai_workers=1, ai_level="master"))
     await bot.start(fake)
     try:
         await _solo_game(fake)
