@@ -7,6 +7,8 @@ import dataclasses
 import logging
 from dataclasses import dataclass
 
+import aiosqlite
+
 from bot.i18n import esc
 from bot.model import LiveTable, rules_to_json
 from bot.outbox import enqueue_put, enqueue_send, forget_key
@@ -316,13 +318,7 @@ class TableService:
                 async with self.ctx.db.tx() as conn:
                     await repo.update_table(conn, live.table_id, paused=1)
                     await self.play.schedule(conn, live)
-                    for seat, uid in live.humans():
-                        if seat in live.blocked:
-                            continue
-                        ut = self.reg.tr_user(uid, live.lang)
-                        await enqueue_send(
-                            conn, uid, ut("paused-private", group=esc(live.chat_title))
-                        )
+                    await self._tell_players(conn, live, "paused-private")
             except BaseException:
                 live.paused = False
                 raise
@@ -349,13 +345,7 @@ class TableService:
                         await self.play.schedule(conn, live)
                         tr = self.reg.tr_group(live)
                         await render.group_note(conn, live, tr("resumed-note"))
-                        for seat, uid in live.humans():
-                            if seat in live.blocked:
-                                continue
-                            ut = self.reg.tr_user(uid, live.lang)
-                            await enqueue_send(
-                                conn, uid, ut("resumed-private", group=esc(live.chat_title))
-                            )
+                        await self._tell_players(conn, live, "resumed-private")
                     await render.table_message(
                         conn, self.reg, live, live.table_id in self._options_open
                     )
@@ -366,6 +356,13 @@ class TableService:
         if resumed:
             log.info("table %s resumed in chat %s", live.table_id, chat_id)
             self.play.kick(live.table_id)
+
+    async def _tell_players(self, conn: aiosqlite.Connection, live: LiveTable, key: str) -> None:
+        """A private line to each seated person who can receive it."""
+        for seat, uid in live.humans():
+            if seat not in live.blocked:
+                ut = self.reg.tr_user(uid, live.lang)
+                await enqueue_send(conn, uid, ut(key, group=esc(live.chat_title)))
 
     async def migrated(self, old: int, new: int) -> None:
         """The group became a supergroup (the service message in the old chat)."""
