@@ -288,7 +288,9 @@ class Database:
         self._owner: asyncio.Task[Any] | None = None
         self._in_tx: set[asyncio.Task[Any] | None] = set()  # tasks inside db.tx()
         self._batch: list[_Item] = []  # one-trip transactions waiting for the next trip
-        self._inflight: list[asyncio.Future[Any]] = []  # those of the trip under way
+        # One future per trip, done when it is: what reads wait for.
+        self._batch_done: asyncio.Future[None] | None = None
+        self._inflight_done: asyncio.Future[None] | None = None
         self._flusher: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -447,7 +449,10 @@ class Database:
         in a savepoint of its own: one that fails is undone alone, and the
         rest share a single ``COMMIT``.
         """
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        if self._batch_done is None:
+            self._batch_done = loop.create_future()
         self._batch.append((fn, args, future))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush_batches())
@@ -456,35 +461,43 @@ class Database:
     async def _flush_batches(self) -> None:
         while self._batch:
             batch, self._batch = self._batch, []
-            batch = [item for item in batch if not item[2].done()]  # callers cancelled
-            if not batch:
-                continue
-            self._inflight = [future for _, _, future in batch]
-
-            async def attempt(batch: list[_Item] = batch) -> list[tuple[bool, Any]]:
-                while self._lock.locked():
-                    async with self._lock:
-                        pass
-                return await on_thread(self._conn, _in_group, [(f, a) for f, a, _ in batch])
-
+            done, self._batch_done = self._batch_done, None
+            self._inflight_done = done
             try:
-                outcomes = await self._retry_busy(attempt)
-            except BaseException as exc:
-                self._inflight = []
-                for _, _, future in batch:
-                    if not future.done():
-                        future.set_exception(exc)
-                if isinstance(exc, asyncio.CancelledError):
-                    raise
+                await self._flush(batch)
+            finally:
+                self._inflight_done = None
+                if done is not None and not done.done():
+                    done.set_result(None)
+
+    async def _flush(self, batch: list[_Item]) -> None:
+        """One group-commit trip; each caller learns its own outcome."""
+        batch = [item for item in batch if not item[2].done()]  # callers cancelled
+        if not batch:
+            return
+
+        async def attempt(batch: list[_Item] = batch) -> list[tuple[bool, Any]]:
+            while self._lock.locked():
+                async with self._lock:
+                    pass
+            return await on_thread(self._conn, _in_group, [(f, a) for f, a, _ in batch])
+
+        try:
+            outcomes = await self._retry_busy(attempt)
+        except BaseException as exc:
+            for _, _, future in batch:
+                if not future.done():
+                    future.set_exception(exc)
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+            return
+        for (_, _, future), (ok, value) in zip(batch, outcomes, strict=True):
+            if future.done():
                 continue
-            self._inflight = []
-            for (_, _, future), (ok, value) in zip(batch, outcomes, strict=True):
-                if future.done():
-                    continue
-                if ok:
-                    future.set_result(value)
-                else:
-                    future.set_exception(value)
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(raw_sqlite3_connection, *args)`` outside any transaction, in one hop
@@ -514,7 +527,7 @@ class Database:
         asked for: a read sees whatever was written before it. (A transaction
         still in its body has written nothing yet; one of several trips holds
         the lock, and the read waits for that too.)"""
-        waits = [*self._inflight, *(future for _, _, future in self._batch)]
+        waits = [f for f in (self._inflight_done, self._batch_done) if f is not None]
         if waits:
             await asyncio.wait(waits)
         while self._lock.locked():
