@@ -161,8 +161,6 @@ class Tx(aiosqlite.Connection):
         writer = self._db._conn
         pending, self.deferred = self.deferred, []
         if self.begun:
-            if not pending:
-                return await writer._execute(fn, *args, **kwargs)
             return await writer._execute(_after_pending, self._conn, pending, fn, args, kwargs)
         await self._db._acquire(self)
         try:
@@ -477,9 +475,7 @@ class Database:
             return
 
         async def attempt(batch: list[_Item] = batch) -> list[tuple[bool, Any]]:
-            while self._lock.locked():
-                async with self._lock:
-                    pass
+            await self._unlocked()
             return await on_thread(self._conn, _in_group, [(f, a) for f, a, _ in batch])
 
         try:
@@ -530,6 +526,10 @@ class Database:
         waits = [f for f in (self._inflight_done, self._batch_done) if f is not None]
         if waits:
             await asyncio.wait(waits)
+        await self._unlocked()
+
+    async def _unlocked(self) -> None:
+        """Wait until no transaction of several trips holds the connection."""
         while self._lock.locked():
             async with self._lock:
                 pass
