@@ -29,7 +29,7 @@ from bot.services import render
 from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.stats import game_results
-from bot.services.thinking import worker_pool
+from bot.services.thinking import search_budget, worker_pool
 from bot.storage import repo
 from bot.views.common import duration, player_name
 from bot.views.hand import blind_pending
@@ -63,6 +63,7 @@ class PlayService:
         searches = DEFAULT_BUDGET_MS.get(settings.ai_level, 0) > 0
         self._workers = settings.ai_workers if chooser is None and searches else 0
         self._pool: ProcessPoolExecutor | None = None
+        self._thinking = 0  # decisions asked for and not yet made
         self._runners: dict[int, asyncio.Task[None]] = {}
         # Called after every committed change: wakes the outbox and the deadline loop.
         self.on_change: Callable[[], None] = self.ctx.outbox.wake
@@ -426,20 +427,26 @@ class PlayService:
     async def _decide(self, g: Game, seat: int) -> int:
         """The club player's move for ``seat``, from that seat's view only; off
         the event loop so that other tables keep moving while it thinks."""
+        level = self.ctx.settings.ai_level
         decision_seed = (g.seed or 0) ^ (len(g.actions) * 0x9E3779B1)
-        args = (view(g, seat), self.ctx.settings.ai_level, decision_seed)
-        pool = self._worker_pool()
-        if pool is not None:
-            try:
-                loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(pool, self.chooser, *args)
-            except BrokenProcessPool:
-                # A worker died (killed, out of memory): a new pool next time;
-                # this one decision is made here.
-                log.error("the computer player's process pool broke; starting a new one")
-                pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = None
-        return await asyncio.to_thread(self.chooser, *args)
+        budget = search_budget(DEFAULT_BUDGET_MS[level], self._thinking, self._workers)
+        args = (view(g, seat), level, decision_seed, budget or None)
+        self._thinking += 1
+        try:
+            pool = self._worker_pool()
+            if pool is not None:
+                try:
+                    loop = asyncio.get_running_loop()
+                    return await loop.run_in_executor(pool, self.chooser, *args)
+                except BrokenProcessPool:
+                    # A worker died (killed, out of memory): a new pool next
+                    # time; this one decision is made here.
+                    log.error("the computer player's process pool broke; starting a new one")
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = None
+            return await asyncio.to_thread(self.chooser, *args)
+        finally:
+            self._thinking -= 1
 
     def _worker_pool(self) -> ProcessPoolExecutor | None:
         if self._workers > 0 and self._pool is None:

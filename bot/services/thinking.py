@@ -1,9 +1,14 @@
-"""Where the club player thinks: worker processes that die with the bot.
+"""Where and how long the club player thinks.
 
 A search holds the GIL for tens of milliseconds; in a thread of the bot it
 would stall every table while it ran. In a process of its own it uses another
 core. The workers watch their parent: a bot killed with ``kill -9`` cannot
 shut its pool down, and orphans would otherwise live on forever.
+
+The workers are a fixed amount of CPU shared by every table. When many
+computer seats are to move at once, each search gets less of it
+(:func:`search_budget`), so a computer seat keeps its pace at a busy hour
+instead of making its table wait behind the whole queue.
 """
 
 from __future__ import annotations
@@ -32,3 +37,21 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
         initializer=_exit_with_parent,
         initargs=(os.getpid(),),
     )
+
+
+# Decisions a worker may have queued before each new one thinks less.
+QUEUE_PER_WORKER = 4
+
+
+def search_budget(full_ms: int, ahead: int, workers: int) -> int:
+    """The budget for a search with ``ahead`` others already waiting for ``workers``.
+
+    The full budget while the queue is short; past ``QUEUE_PER_WORKER`` a
+    worker, shared out so that the queue's total work stays about that of a
+    short queue. The search itself never goes below its smallest sample of
+    deals, so a loaded bot plays a little weaker, never at random.
+    """
+    room = QUEUE_PER_WORKER * max(1, workers)
+    if full_ms <= 0 or ahead < room:
+        return full_ms
+    return max(1, full_ms * room // (ahead + 1))
