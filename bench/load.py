@@ -316,7 +316,7 @@ async def run(args: argparse.Namespace) -> None:
             "BOT_TOKEN": fake.token,
             "BOT_API_URL": fake.base_url,
             "DATABASE_PATH": str(db),
-            "AI_MOVE_DELAY": "0",
+            "AI_MOVE_DELAY": str(args.ai_move_delay),
             "AI_LEVEL": args.ai_level,
             "GROUP_MESSAGES_PER_MINUTE": str(args.group_per_minute),
             "PRIVATE_MESSAGES_PER_SECOND": str(args.private_per_second),
@@ -388,7 +388,7 @@ async def run(args: argparse.Namespace) -> None:
     print(f"command: python bench/load.py {shlex.join(sys.argv[1:])}".rstrip())
     print(
         f"tables {args.tables} (people per table cycling {KINDS}), think {args.think} s,"
-        f" ai {args.ai_level},"
+        f" ai {args.ai_level} (move delay {args.ai_move_delay} s),"
         f" pacing: group {args.group_per_minute}/min, private {args.private_per_second}/s,"
         f" global {args.global_per_second}/s; set-up {setup_s:.1f} s"
     )
@@ -428,6 +428,9 @@ async def run(args: argparse.Namespace) -> None:
         f" per step {', '.join(f'{x:.0f}' for x in per_table)} KiB"
     )
     print(f"answers: {dict(load.answers.most_common(6))}")
+    for line in (tmp / "bot.log").read_text(errors="replace").splitlines():
+        if "computer decisions:" in line:  # the whole run's, logged by the bot at exit
+            print(line[line.index("computer decisions:") :] + " (whole run)")
     if args.profile:
         print(f"profile written to {args.profile} (python -m pstats {args.profile})")
 
@@ -446,6 +449,12 @@ def main() -> None:
         help="mean seconds a person thinks before pressing (uniform ±50%%); 0: at once",
     )
     p.add_argument("--ai-level", default="novice", choices=("novice", "amateur", "master"))
+    p.add_argument(
+        "--ai-move-delay",
+        type=float,
+        default=0.0,
+        help="AI_MOVE_DELAY: the computer's pause before each move (the bot's default is 1)",
+    )
     p.add_argument("--group-per-minute", type=int, default=20)
     p.add_argument("--private-per-second", type=float, default=0)
     p.add_argument("--global-per-second", type=float, default=0)

@@ -15,6 +15,7 @@ import logging
 import os
 import secrets
 import sqlite3
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -29,7 +30,7 @@ from bot.services import render
 from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.stats import game_results
-from bot.services.thinking import search_budget, worker_pool
+from bot.services.thinking import RULE_PLAYER, search_budget, worker_pool
 from bot.storage import repo
 from bot.views.common import duration, player_name
 from bot.views.hand import blind_pending
@@ -63,7 +64,9 @@ class PlayService:
         searches = DEFAULT_BUDGET_MS.get(settings.ai_level, 0) > 0
         self._workers = settings.ai_workers if chooser is None and searches else 0
         self._pool: ProcessPoolExecutor | None = None
-        self._thinking = 0  # decisions asked for and not yet made
+        self._searching = 0  # searches asked for and not yet done
+        # How the searching level decided: its full budget, a share, the rule player.
+        self.decisions: Counter[str] = Counter()
         self._runners: dict[int, asyncio.Task[None]] = {}
         # Called after every committed change: wakes the outbox and the deadline loop.
         self.on_change: Callable[[], None] = self.ctx.outbox.wake
@@ -429,9 +432,16 @@ class PlayService:
         the event loop so that other tables keep moving while it thinks."""
         level = self.ctx.settings.ai_level
         decision_seed = (g.seed or 0) ^ (len(g.actions) * 0x9E3779B1)
-        budget = search_budget(DEFAULT_BUDGET_MS[level], self._thinking, self._workers)
-        args = (view(g, seat), level, decision_seed, budget or None)
-        self._thinking += 1
+        full = DEFAULT_BUDGET_MS[level]
+        budget = search_budget(full, self._searching, self._workers)
+        if full > 0:
+            self.decisions["full" if budget == full else "shared" if budget else "rules"] += 1
+        if budget <= 0:  # a level that does not search, or too many searches queued
+            if full > 0:
+                level = RULE_PLAYER
+            return await asyncio.to_thread(self.chooser, view(g, seat), level, decision_seed)
+        args = (view(g, seat), level, decision_seed, budget)
+        self._searching += 1
         try:
             pool = self._worker_pool()
             if pool is not None:
@@ -446,7 +456,7 @@ class PlayService:
                     self._pool = None
             return await asyncio.to_thread(self.chooser, *args)
         finally:
-            self._thinking -= 1
+            self._searching -= 1
 
     def _worker_pool(self) -> ProcessPoolExecutor | None:
         if self._workers > 0 and self._pool is None:
@@ -477,6 +487,17 @@ class PlayService:
         self.on_change()
 
     async def stop(self) -> None:
+        if self.decisions:
+            d = self.decisions
+            # Searches cut short mean the machine was short of cores for its tables.
+            log.log(
+                logging.WARNING if d["shared"] or d["rules"] else logging.INFO,
+                "computer decisions: %d with the full search, %d with a shared budget,"
+                " %d by the rule player (too many searches queued)",
+                d["full"],
+                d["shared"],
+                d["rules"],
+            )
         for task in self._runners.values():
             task.cancel()
         for task in self._runners.values():

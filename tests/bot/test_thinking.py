@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.services.thinking import QUEUE_PER_WORKER, search_budget
+from bot.services.thinking import MIN_SEARCH_MS, QUEUE_PER_WORKER, search_budget
 
 FULL = 120
 
@@ -19,11 +19,19 @@ def test_short_queue_gets_the_full_budget() -> None:
 def test_long_queue_shares_the_work_out() -> None:
     room = QUEUE_PER_WORKER
     assert search_budget(FULL, room, 1) == FULL * room // (room + 1)
-    assert search_budget(FULL, 10 * room - 1, 1) == FULL // 10
-    assert search_budget(FULL, 10_000, 1) == 1  # the search's own floor does the rest
+    assert search_budget(FULL, 2 * room - 1, 1) == FULL // 2
+    assert search_budget(FULL, 2 * (2 * room) - 1, 2) == FULL // 2
+
+
+def test_past_the_smallest_useful_search_the_rule_player_moves() -> None:
+    ahead = FULL * QUEUE_PER_WORKER // MIN_SEARCH_MS  # the share just under the floor
+    assert search_budget(FULL, ahead - 1, 1) >= MIN_SEARCH_MS
+    assert search_budget(FULL, ahead, 1) == 0
+    assert search_budget(FULL, 10_000, 1) == 0
 
 
 def test_levels_that_do_not_search_stay_at_zero() -> None:
+    assert search_budget(0, 0, 1) == 0
     assert search_budget(0, 1_000, 1) == 0
 
 
@@ -32,12 +40,14 @@ def test_levels_that_do_not_search_stay_at_zero() -> None:
     ahead=st.integers(0, 5_000),
     workers=st.integers(0, 16),
 )
-def test_budget_is_bounded_and_shrinks_with_the_queue(full: int, ahead: int, workers: int) -> None:
+def test_budget_is_full_shared_or_none(full: int, ahead: int, workers: int) -> None:
     b = search_budget(full, ahead, workers)
-    assert 1 <= b <= full
-    assert search_budget(full, ahead + 1, workers) <= b
     room = QUEUE_PER_WORKER * max(1, workers)
-    if b > 1:  # above the floor, the whole queue costs no more than a short one
-        assert b * (ahead + 1) <= full * max(room, ahead + 1)
-        if ahead >= room:
-            assert b * (ahead + 1) <= full * room
+    if ahead < room:
+        assert b == full
+    elif b:
+        # A search, never a useless one, and the queue costs no more than a short one.
+        assert min(MIN_SEARCH_MS, full) <= b <= full
+        assert b * (ahead + 1) <= full * room
+    nxt = search_budget(full, ahead + 1, workers)
+    assert nxt <= b  # a longer queue never thinks longer
