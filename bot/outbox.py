@@ -420,6 +420,9 @@ class _Call:
 
 
 _JSON_HEADERS = {"Content-Type": "application/json"}
+# A prune deletes at most PRUNE_CHUNKS × PRUNE_CHUNK rows of each kind; the rest wait.
+PRUNE_CHUNK = 500
+PRUNE_CHUNKS = 10
 
 
 class _Stop(Exception):
@@ -573,11 +576,17 @@ class Outbox:
             ("'sent', 'superseded'", self.keep_sent),
             ("'failed'", self.keep_failed),
         ):
-            removed += await self._db.execute(
-                "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox"
-                f" WHERE created_at < ? AND status IN ({statuses}) LIMIT 5000)",
-                (now - age,),
-            )
+            # Small deletes, each its own trip: the moves of every table
+            # share the connection and would wait behind one big delete.
+            for _ in range(PRUNE_CHUNKS):
+                n = await self._db.execute(
+                    "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox"
+                    f" WHERE created_at < ? AND status IN ({statuses}) LIMIT {PRUNE_CHUNK})",
+                    (now - age,),
+                )
+                removed += n
+                if n < PRUNE_CHUNK:
+                    break
         mono = self._clock()
         for chat_id, pacer in list(self._pacers.items()):
             if chat_id not in self._workers and (pacer is None or pacer.idle(mono)):

@@ -17,6 +17,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+import bot.outbox as outbox_module
 from bot.config import Settings
 from bot.outbox import (
     Outbox,
@@ -615,6 +616,26 @@ async def test_prune_removes_only_old_finished_rows(
     outbox = make_outbox(db, bot, ftime)
     assert await outbox.prune() == 3
     assert await statuses(db) == {"sent": 1, "pending": 1, "failed": 1}
+
+
+async def test_prune_goes_in_small_chunks_up_to_a_cap(
+    db: Database, bot: Bot, ftime: FakeTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(outbox_module, "PRUNE_CHUNK", 2)
+    monkeypatch.setattr(outbox_module, "PRUNE_CHUNKS", 3)
+    old = time.time() - 2 * 3600
+    async with db.tx() as conn:
+        for _ in range(7):
+            await conn.execute(
+                "INSERT INTO outbox(chat_id, op, payload, status, created_at)"
+                " VALUES (?, 'send', '{}', 'sent', ?)",
+                (GROUP, old),
+            )
+    outbox = make_outbox(db, bot, ftime)
+    assert await outbox.prune() == 6  # three chunks of two; the seventh waits
+    assert await statuses(db) == {"sent": 1}
+    assert await outbox.prune() == 1
+    assert await statuses(db) == {}
 
 
 # -------------------------------------------------------------------- pacing
