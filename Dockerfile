@@ -35,4 +35,6 @@ VOLUME ["/data"]
 
 # aiogram's polling handles SIGTERM and shuts down cleanly (the outbox gets a grace period).
 STOPSIGNAL SIGTERM
+# Webhook mode only (WEBHOOK_URL set); long polling needs no port.
+EXPOSE 8080
 CMD ["python", "-m", "bot"]

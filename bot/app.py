@@ -11,16 +11,19 @@ import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiogram_i18n import I18nMiddleware
+from aiohttp import web
 
 from bot.clock import Clock, SystemClock
-from bot.config import Settings
+from bot.config import Settings, webhook_secret
 from bot.handlers import routers
 from bot.i18n import SUPPORTED, Texts, UserLocaleManager, make_core
 from bot.middlewares import ThrottlePresses
@@ -155,9 +158,45 @@ class App:
             await self.timers.credit_downtime()
             await self.play.resume_all()
             self._tasks.append(asyncio.create_task(self.timers.run()))
-            await self.dp.start_polling(self.bot, handle_signals=False, close_bot_session=False)
+            if self.settings.webhook_url:
+                await self._serve_webhook(self.settings.webhook_url)
+            else:
+                # Telegram refuses getUpdates while a webhook is set (a
+                # previous run in webhook mode); its queued updates stay.
+                await self.bot.delete_webhook(drop_pending_updates=False)
+                await self.dp.start_polling(self.bot, handle_signals=False, close_bot_session=False)
         finally:
             await self.shutdown()
+
+    async def _serve_webhook(self, url: str) -> None:
+        """Serve Telegram's POSTs until cancelled.
+
+        Each update is handled before the answer goes back (not in the
+        background): an update the bot did not get through, because it was
+        killed or failed, is not answered 200, and Telegram sends it again.
+        """
+        s = self.settings
+        secret = webhook_secret(s)
+        app = web.Application()
+        handler = SimpleRequestHandler(
+            self.dp, self.bot, handle_in_background=False, secret_token=secret
+        )
+        handler.register(app, path=urlsplit(url).path or "/")
+        setup_application(app, self.dp, bot=self.bot)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, s.webhook_listen, s.webhook_port).start()
+            await self.bot.set_webhook(
+                url,
+                secret_token=secret,
+                allowed_updates=self.dp.resolve_used_update_types(),
+                drop_pending_updates=False,
+            )
+            log.info("webhook mode: listening on %s:%s", s.webhook_listen, s.webhook_port)
+            await asyncio.Event().wait()
+        finally:
+            await runner.cleanup()
 
     async def shutdown(self) -> None:
         await self.play.stop()

@@ -6,11 +6,13 @@ rest of the code never reads ``os.environ`` directly.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -45,9 +47,24 @@ class Settings(BaseSettings):
     # user (0 disables the limit).
     press_limit: int = 8
     press_window: float = 3.0
-    # Reserved for webhook mode; long polling is used while this is unset.
-    webhook_url: str | None = None
+    # Webhook mode: Telegram POSTs updates to this public URL (its path is
+    # served); unset: long polling. The bot listens on WEBHOOK_LISTEN:WEBHOOK_PORT
+    # behind a TLS proxy. WEBHOOK_SECRET (default: derived from the token)
+    # is the header Telegram sends so that nobody else can post updates.
+    webhook_url: str | None = Field(default=None, pattern=r"^https?://[^/\s]+(/\S*)?$")
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = Field(default=8080, ge=1, le=65535)
+    webhook_secret: SecretStr | None = None
     default_lang: str = "ru"
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _telegram_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not re.fullmatch(
+            r"[A-Za-z0-9_-]{1,256}", value.get_secret_value()
+        ):
+            raise ValueError("1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)")
+        return value
 
 
 def load_settings(env_file: str | Path | None = ".env", **overrides: object) -> Settings:
@@ -77,3 +94,12 @@ def load_settings(env_file: str | Path | None = ".env", **overrides: object) -> 
             "@BotFather gave you."
         )
     return settings
+
+
+def webhook_secret(settings: Settings) -> str:
+    """WEBHOOK_SECRET, or one derived from the token: stable across restarts,
+    unknown to anyone without the token."""
+    if settings.webhook_secret is not None:
+        return settings.webhook_secret.get_secret_value()
+    token = settings.bot_token.get_secret_value().encode()
+    return hashlib.sha256(b"piki-webhook:" + token).hexdigest()

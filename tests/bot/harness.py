@@ -53,9 +53,14 @@ def settings_for(fake: FakeTelegram, db_path: Path, **extra: Any) -> Settings:
 
 
 async def polling_started(fake: FakeTelegram, after: int, timeout: float = 15) -> None:
-    """The bot is ready once its first long poll has reached the fake."""
+    """The bot is ready once its first long poll has reached the fake (in
+    webhook mode: once its setWebhook is answered)."""
     await fake.wait_for(
-        lambda: any(c.method == "getUpdates" for c in fake.calls[after:]), timeout=timeout
+        lambda: any(
+            c.method == "getUpdates" or (c.method == "setWebhook" and c.done and c.ok)
+            for c in fake.calls[after:]
+        ),
+        timeout=timeout,
     )
 
 

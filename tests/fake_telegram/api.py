@@ -580,18 +580,41 @@ def get_chat_menu_button(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
     return buttons.get(chat_id) or buttons.get(None) or {"type": "default"}
 
 
-@api_method("deleteWebhook")
-def delete_webhook(api: BotApi, params: dict[str, Any]) -> bool:
+@api_method("setWebhook")
+def set_webhook(api: BotApi, params: dict[str, Any]) -> bool:
+    """As a local Bot API server (``--local``) does: plain HTTP and any port are fine."""
+    url = params.get("url")
+    if not isinstance(url, str) or not url:
+        return delete_webhook(api, params)
+    if not url.startswith(("http://", "https://")):
+        raise ApiError(400, errors.BAD_WEBHOOK_URL)
+    secret = params.get("secret_token") or ""
+    if not isinstance(secret, str) or not re.fullmatch(r"[A-Za-z0-9_-]{0,256}", secret):
+        raise ApiError(400, errors.BAD_SECRET_TOKEN)
+    allowed = params.get("allowed_updates")
+    if isinstance(allowed, list):
+        api.world.allowed_updates = frozenset(allowed) if allowed else None
     if params.get("drop_pending_updates"):
         api.world.updates.clear()
-        api.world.on_change()
+    api.world.webhook = {"url": url, "secret_token": secret}
+    api.world.on_change()
+    return True
+
+
+@api_method("deleteWebhook")
+def delete_webhook(api: BotApi, params: dict[str, Any]) -> bool:
+    api.world.webhook = None
+    if params.get("drop_pending_updates"):
+        api.world.updates.clear()
+    api.world.on_change()
     return True
 
 
 @api_method("getWebhookInfo")
 def get_webhook_info(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
+    hook = api.world.webhook
     return {
-        "url": "",
+        "url": hook["url"] if hook else "",
         "has_custom_certificate": False,
         "pending_update_count": len(api.world.updates),
     }

@@ -57,6 +57,12 @@ KICKED_FROM_SUPERGROUP = "Forbidden: bot was kicked from the supergroup chat"
 NOT_MEMBER_OF_GROUP = "Forbidden: bot is not a member of the group chat"
 NOT_MEMBER_OF_SUPERGROUP = "Forbidden: bot is not a member of the supergroup chat"
 METHOD_NOT_FOUND = "Not Found: method not found"
+WEBHOOK_ACTIVE = (
+    "Conflict: can't use getUpdates method while webhook is active; "
+    "use deleteWebhook to delete the webhook first"
+)
+BAD_WEBHOOK_URL = "Bad Request: bad webhook: An HTTP URL must be provided for webhook"
+BAD_SECRET_TOKEN = "Bad Request: secret token contains unallowed characters"
 GET_UPDATES_CONFLICT = (
     "Conflict: terminated by other getUpdates request; "
     "make sure that only one bot instance is running"

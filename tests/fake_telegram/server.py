@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, TypeVar
 
+import aiohttp
 from aiohttp import web
 
 from . import errors
@@ -165,6 +166,12 @@ class FakeTelegram:
         self._last_activity = 0.0
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
+        self._delivery: asyncio.Task[None] | None = None
+        #: Webhook POSTs the bot answered with 200, and those it did not (retried).
+        self.webhook_deliveries = 0
+        self.webhook_failures = 0
+        #: Seconds before a failed webhook delivery is tried again.
+        self.webhook_retry = 0.2
 
     # --------------------------------------------------------------- settings
 
@@ -232,11 +239,17 @@ class FakeTelegram:
         await site.start()
         self._port = self._runner.addresses[0][1]
         self._last_activity = asyncio.get_running_loop().time()
+        self._delivery = asyncio.create_task(self._deliver())
 
     async def stop(self) -> None:
         """Release long polls and hung requests, then close the server."""
         self._closing.set()
         self._notify()
+        if self._delivery is not None:
+            self._delivery.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._delivery
+            self._delivery = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -333,6 +346,8 @@ class FakeTelegram:
         A newer getUpdates ends an older one with 409, exactly like Telegram
         does when two bot instances poll at once.
         """
+        if self.world.webhook is not None:
+            raise ApiError(409, errors.WEBHOOK_ACTIVE)
         self._poll_generation += 1
         generation = self._poll_generation
         self._notify()  # wake an older poll so it reports the conflict
@@ -360,6 +375,46 @@ class FakeTelegram:
             # update is queued between two polls, and a test must not wait a
             # whole long-poll timeout for it.
             await self._wait_change(min(remaining, 0.05))
+
+    async def _deliver(self) -> None:
+        """With a webhook set: POST the updates to it in order, one at a time,
+        with the secret token header; one not answered 200 is tried again
+        after ``webhook_retry`` seconds, as Telegram keeps retrying."""
+        loop = asyncio.get_running_loop()
+        async with aiohttp.ClientSession() as session:
+            while not self._closing.is_set():
+                hook = self.world.webhook
+                if hook is None or not self.world.updates:
+                    await self._wait_change(0.05)
+                    continue
+                update = self.world.updates[0]
+                headers = {}
+                if hook["secret_token"]:
+                    headers["X-Telegram-Bot-Api-Secret-Token"] = hook["secret_token"]
+                self._in_flight += 1
+                self._last_activity = loop.time()
+                try:
+                    async with session.post(
+                        hook["url"],
+                        json=update,
+                        headers=headers,
+                        timeout=aiohttp.ClientTimeout(total=60),
+                    ) as response:
+                        await response.read()
+                        ok = response.status == 200
+                except (aiohttp.ClientError, TimeoutError):
+                    ok = False
+                finally:
+                    self._in_flight -= 1
+                    self._last_activity = loop.time()
+                    self._notify()
+                if ok:
+                    self.webhook_deliveries += 1
+                    if self.world.updates and self.world.updates[0] is update:
+                        del self.world.updates[0]
+                else:
+                    self.webhook_failures += 1
+                    await asyncio.sleep(self.webhook_retry)
 
     # ------------------------------------------------------------------ faults
 

@@ -48,6 +48,8 @@ class World:
         self.next_callback_id = 4_000_000_000_000_000_001
         self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.menu_buttons: dict[int | None, dict[str, Any]] = {}
+        # setWebhook's url and secret_token: updates are then POSTed, not polled.
+        self.webhook: dict[str, str] | None = None
 
     # ----------------------------------------------------------------- updates
 
