@@ -457,16 +457,26 @@ class Database:
         return await future
 
     async def _flush_batches(self) -> None:
-        while self._batch:
-            batch, self._batch = self._batch, []
+        try:
+            while self._batch:
+                batch, self._batch = self._batch, []
+                done, self._batch_done = self._batch_done, None
+                self._inflight_done = done
+                try:
+                    await self._flush(batch)
+                finally:
+                    self._inflight_done = None
+                    if done is not None and not done.done():
+                        done.set_result(None)
+        finally:
+            # Cancelled (the loop is ending) or failed: nobody runs what is
+            # still queued, and a read must not wait for it forever.
+            left, self._batch = self._batch, []
+            for _, _, future in left:
+                future.cancel()
             done, self._batch_done = self._batch_done, None
-            self._inflight_done = done
-            try:
-                await self._flush(batch)
-            finally:
-                self._inflight_done = None
-                if done is not None and not done.done():
-                    done.set_result(None)
+            if done is not None and not done.done():
+                done.set_result(None)
 
     async def _flush(self, batch: list[_Item]) -> None:
         """One group-commit trip; each caller learns its own outcome."""

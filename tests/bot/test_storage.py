@@ -261,6 +261,29 @@ async def test_a_read_never_overtakes_a_committing_transaction(db: Database) -> 
     assert seen == 1
 
 
+async def test_a_read_does_not_wait_for_trips_nobody_will_run(db: Database) -> None:
+    """If the group-commit task is cancelled (the loop is ending) with a trip
+    queued behind the one under way, reads still get through."""
+
+    async def write(uid: int) -> None:
+        async with db.tx() as conn:
+            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (?, 0)", (uid,))
+
+    first = asyncio.create_task(write(1))
+    await asyncio.sleep(0)  # its trip is under way
+    second = asyncio.create_task(write(2))  # queued for the next trip
+    await asyncio.sleep(0)
+    assert db._flusher is not None
+    db._flusher.cancel()
+    async with asyncio.timeout(5):
+        await asyncio.gather(first, second, return_exceptions=True)
+        assert second.cancelled()
+        rows = await db.fetchall("SELECT user_id FROM users WHERE user_id = 2")
+    assert rows == []
+    await write(3)  # and the next write starts a new trip
+    assert await _scalar(db, "SELECT count(*) FROM users WHERE user_id = 3") == 1
+
+
 async def test_waits_out_external_write_lock_with_retries(tmp_path: Path) -> None:
     path = tmp_path / "spades.db"
     # A short busy_timeout forces our own retry loop to do the waiting.
