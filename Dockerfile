@@ -33,7 +33,7 @@ USER piki
 ENV DATABASE_PATH=/data/spades.db
 VOLUME ["/data"]
 
-# aiogram's polling handles SIGTERM and shuts down cleanly (the outbox gets a grace period).
+# `python -m bot` handles SIGTERM and shuts down cleanly (the outbox gets a grace period).
 STOPSIGNAL SIGTERM
 # Webhook mode only (WEBHOOK_URL set); long polling needs no port.
 EXPOSE 8080

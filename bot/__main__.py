@@ -1,4 +1,4 @@
-"""``python -m bot``: run the bot with long polling until interrupted."""
+"""``python -m bot``: run the bot (long polling, or a webhook with WEBHOOK_URL) until interrupted."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
-from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiogram_i18n import I18nMiddleware
 from aiohttp import web
 
@@ -151,7 +151,8 @@ class App:
                 await self.bot.set_my_commands(commands, scope=scope, language_code=code)
 
     async def run(self) -> None:
-        """Poll until cancelled; the outbox and the computer seats run alongside."""
+        """Take updates (long polling, or a webhook when WEBHOOK_URL is set) until
+        cancelled; the outbox, the timers and the computer seats run alongside."""
         await self.setup()
         try:
             self._tasks.append(asyncio.create_task(self.outbox.run()))
@@ -172,18 +173,22 @@ class App:
         """Serve Telegram's POSTs until cancelled.
 
         Each update is handled before the answer goes back (not in the
-        background): an update the bot did not get through, because it was
-        killed or failed, is not answered 200, and Telegram sends it again.
+        background): one the bot did not get through, because it was killed
+        or was stopping, is not answered 200, and Telegram sends it again (a
+        move sent twice loses cleanly on its sequence number).
         """
         s = self.settings
         secret = webhook_secret(s)
-        app = web.Application()
         handler = SimpleRequestHandler(
             self.dp, self.bot, handle_in_background=False, secret_token=secret
         )
-        handler.register(app, path=urlsplit(url).path or "/")
-        setup_application(app, self.dp, bot=self.bot)
-        runner = web.AppRunner(app, access_log=None)
+        app = web.Application()
+        # Not handler.register(): its shutdown hook closes the bot's HTTP
+        # session, and the outbox still sends through it until shutdown().
+        app.router.add_post(urlsplit(url).path or "/", handler.handle)
+        workflow = {"dispatcher": self.dp, "bot": self.bot, **self.dp.workflow_data}
+        await self.dp.emit_startup(**workflow)
+        runner = web.AppRunner(app, access_log=None, shutdown_timeout=10)
         await runner.setup()
         try:
             await web.TCPSite(runner, s.webhook_listen, s.webhook_port).start()
@@ -196,7 +201,8 @@ class App:
             log.info("webhook mode: listening on %s:%s", s.webhook_listen, s.webhook_port)
             await asyncio.Event().wait()
         finally:
-            await runner.cleanup()
+            await runner.cleanup()  # lets the updates being handled finish
+            await self.dp.emit_shutdown(**workflow)
 
     async def shutdown(self) -> None:
         await self.play.stop()

@@ -57,6 +57,11 @@ class Settings(BaseSettings):
     webhook_secret: SecretStr | None = None
     default_lang: str = "ru"
 
+    @field_validator("webhook_url", "webhook_secret", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
     @field_validator("webhook_secret")
     @classmethod
     def _telegram_secret(cls, value: SecretStr | None) -> SecretStr | None:

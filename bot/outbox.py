@@ -576,8 +576,8 @@ class Outbox:
             ("'sent', 'superseded'", self.keep_sent),
             ("'failed'", self.keep_failed),
         ):
-            # Small deletes, each its own trip: the moves of every table
-            # share the connection and would wait behind one big delete.
+            # Small deletes: the moves of every table share the writing
+            # connection and would wait behind one big delete.
             for _ in range(PRUNE_CHUNKS):
                 n = await self._db.execute(
                     "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox"

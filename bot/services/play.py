@@ -37,6 +37,7 @@ from bot.views.hand import blind_pending
 from bot.views.results import game_over, hand_result
 from engine import BLIND, EngineError, Game, apply, view
 from engine.ai import DEFAULT_BUDGET_MS
+from engine.game import EXCHANGE
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,7 @@ class PlayService:
         self._searching = 0  # searches asked for and not yet done
         # How the searching level decided: its full budget, a share, the rule player.
         self.decisions: Counter[str] = Counter()
+        self._warned_at: float | None = None
         self._runners: dict[int, asyncio.Task[None]] = {}
         # Called after every committed change: wakes the outbox and the deadline loop.
         self.on_change: Callable[[], None] = self.ctx.outbox.wake
@@ -432,11 +434,14 @@ class PlayService:
         the event loop so that other tables keep moving while it thinks."""
         level = self.ctx.settings.ai_level
         decision_seed = (g.seed or 0) ^ (len(g.actions) * 0x9E3779B1)
-        full = DEFAULT_BUDGET_MS[level]
+        # Card exchanges are rule-based at every level: nothing to search.
+        full = DEFAULT_BUDGET_MS[level] if g.phase != EXCHANGE else 0
         budget = search_budget(full, self._searching, self._workers)
         if full > 0:
             self.decisions["full" if budget == full else "shared" if budget else "rules"] += 1
-        if budget <= 0:  # a level that does not search, or too many searches queued
+            if budget != full:
+                self._warn_short_of_cores()
+        if budget <= 0:  # no search here, or too many searches queued
             if full > 0:
                 level = RULE_PLAYER
             return await asyncio.to_thread(self.chooser, view(g, seat), level, decision_seed)
@@ -457,6 +462,23 @@ class PlayService:
             return await asyncio.to_thread(self.chooser, *args)
         finally:
             self._searching -= 1
+
+    def _warn_short_of_cores(self) -> None:
+        """At most once an hour: searches are being cut short, AI_WORKERS is too low."""
+        now = asyncio.get_running_loop().time()
+        if self._warned_at is not None and now - self._warned_at < 3600:
+            return
+        self._warned_at = now
+        d = self.decisions
+        log.warning(
+            "the computer player is short of cores: %d searches queued for %d worker(s);"
+            " so far %d full searches, %d shortened, %d by the rule player",
+            self._searching,
+            self._workers,
+            d["full"],
+            d["shared"],
+            d["rules"],
+        )
 
     def _worker_pool(self) -> ProcessPoolExecutor | None:
         if self._workers > 0 and self._pool is None:

@@ -55,8 +55,8 @@ RULE_PLAYER = "amateur"
 
 
 def search_budget(full_ms: int, ahead: int, workers: int) -> int:
-    """The budget for a search with ``ahead`` others already waiting for ``workers``;
-    0: the rule player decides instead.
+    """The budget for a search with ``ahead`` others already asked of ``workers``
+    (running or queued); 0: the rule player decides instead.
 
     The full budget while the queue is short; past ``QUEUE_PER_WORKER`` a
     worker it is shared out, so that the queue's total work stays about that

@@ -40,12 +40,12 @@ async def test_one_person_and_three_computers_play_to_the_end(fake, tmp_path) ->
     bot = InProcessBot(settings_for(fake, tmp_path / "spades.db", ai_workers=1, ai_level="master"))
     await bot.start(fake)
     try:
-        await _solo_game(fake)
+        await play_solo_game(fake)
     finally:
         await bot.stop()
 
 
-async def _solo_game(fake: FakeTelegram) -> None:
+async def play_solo_game(fake: FakeTelegram) -> None:
     solo = fake.add_user(401, "Соло")
     table = await new_table(fake, solo)
     await (await fake.press_button(solo, table.table_message(), text_contains="Правила")).answer()

@@ -5,20 +5,22 @@ the secret can post an update."""
 from __future__ import annotations
 
 import socket
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import aiohttp
 import pytest
 from fake_telegram import FakeTelegram
 from harness import InProcessBot, settings_for
-from test_table_flow import _solo_game
+from test_table_flow import play_solo_game
 
-from bot.config import webhook_secret
+from bot.config import ConfigError, Settings, load_settings, webhook_secret
 
 GROUP = -1007777
 
 
 @pytest.fixture
-async def fake():
+async def fake() -> AsyncIterator[FakeTelegram]:
     async with FakeTelegram(bot_username="piki_test_bot") as f:
         yield f
 
@@ -29,7 +31,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def webhook_settings(fake: FakeTelegram, tmp_path, port: int):
+def webhook_settings(fake: FakeTelegram, tmp_path: Path, port: int) -> Settings:
     return settings_for(
         fake,
         tmp_path / "spades.db",
@@ -43,7 +45,7 @@ def polls(fake: FakeTelegram, after: int = 0) -> int:
     return sum(1 for c in fake.calls[after:] if c.method == "getUpdates")
 
 
-async def test_a_whole_game_over_the_webhook(fake, tmp_path) -> None:
+async def test_a_whole_game_over_the_webhook(fake: FakeTelegram, tmp_path: Path) -> None:
     port = free_port()
     settings = webhook_settings(fake, tmp_path, port)
     bot = InProcessBot(settings)
@@ -54,7 +56,7 @@ async def test_a_whole_game_over_the_webhook(fake, tmp_path) -> None:
             "secret_token": webhook_secret(settings),
         }
         first = fake.world.next_update_id
-        await _solo_game(fake)
+        await play_solo_game(fake)
         await fake.wait_idle()
         queued = fake.world.next_update_id - first - len(fake.world.filtered_updates)
         assert queued >= 10
@@ -66,7 +68,7 @@ async def test_a_whole_game_over_the_webhook(fake, tmp_path) -> None:
         await bot.stop()
 
 
-async def test_posts_without_the_secret_are_refused(fake, tmp_path) -> None:
+async def test_posts_without_the_secret_are_refused(fake: FakeTelegram, tmp_path: Path) -> None:
     port = free_port()
     bot = InProcessBot(webhook_settings(fake, tmp_path, port))
     await bot.start(fake)
@@ -98,7 +100,9 @@ async def test_posts_without_the_secret_are_refused(fake, tmp_path) -> None:
         await bot.stop()
 
 
-async def test_updates_wait_for_a_stopped_bot_then_polling_takes_over(fake, tmp_path) -> None:
+async def test_updates_wait_for_a_stopped_bot_then_polling_takes_over(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
     port = free_port()
     settings = webhook_settings(fake, tmp_path, port)
     user = fake.add_user(502, "Терпеливый")
@@ -129,7 +133,9 @@ async def test_updates_wait_for_a_stopped_bot_then_polling_takes_over(fake, tmp_
         await polling.stop()
 
 
-async def test_a_restarted_webhook_bot_gets_what_came_meanwhile(fake, tmp_path) -> None:
+async def test_a_restarted_webhook_bot_gets_what_came_meanwhile(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
     port = free_port()
     settings = webhook_settings(fake, tmp_path, port)
     user = fake.add_user(503, "Вернувшийся")
@@ -151,8 +157,6 @@ async def test_a_restarted_webhook_bot_gets_what_came_meanwhile(fake, tmp_path) 
 
 
 def test_webhook_settings_are_checked() -> None:
-    from bot.config import ConfigError, load_settings
-
     with pytest.raises(ConfigError, match="WEBHOOK_URL"):
         load_settings(env_file=None, bot_token="1:x", webhook_url="telegram.example/hook")
     with pytest.raises(ConfigError, match="WEBHOOK_SECRET") as err:
@@ -162,3 +166,5 @@ def test_webhook_settings_are_checked() -> None:
     derived = webhook_secret(s)
     assert derived == webhook_secret(s) and 1 <= len(derived) <= 256
     assert derived != webhook_secret(load_settings(env_file=None, bot_token="2:y"))
+    # An empty line in .env means unset: long polling.
+    assert load_settings(env_file=None, bot_token="1:x", webhook_url="").webhook_url is None

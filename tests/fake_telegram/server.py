@@ -172,6 +172,7 @@ class FakeTelegram:
         self.webhook_failures = 0
         #: Seconds before a failed webhook delivery is tried again.
         self.webhook_retry = 0.2
+        self.webhook_last_error: str | None = None
 
     # --------------------------------------------------------------- settings
 
@@ -402,7 +403,8 @@ class FakeTelegram:
                     ) as response:
                         await response.read()
                         ok = response.status == 200
-                except (aiohttp.ClientError, TimeoutError):
+                except Exception as exc:  # noqa: BLE001 - any failure is a failed delivery
+                    self.webhook_last_error = repr(exc)
                     ok = False
                 finally:
                     self._in_flight -= 1
