@@ -41,6 +41,13 @@ def webhook_settings(fake: FakeTelegram, tmp_path: Path, port: int) -> Settings:
     )
 
 
+async def started_webhook_bot(fake: FakeTelegram, tmp_path: Path) -> tuple[Settings, InProcessBot]:
+    settings = webhook_settings(fake, tmp_path, free_port())
+    bot = InProcessBot(settings)
+    await bot.start(fake)
+    return settings, bot
+
+
 def polls(fake: FakeTelegram, after: int = 0) -> int:
     return sum(1 for c in fake.calls[after:] if c.method == "getUpdates")
 
@@ -103,11 +110,8 @@ async def test_posts_without_the_secret_are_refused(fake: FakeTelegram, tmp_path
 async def test_updates_wait_for_a_stopped_bot_then_polling_takes_over(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
-    port = free_port()
-    settings = webhook_settings(fake, tmp_path, port)
     user = fake.add_user(502, "Терпеливый")
-    bot = InProcessBot(settings)
-    await bot.start(fake)
+    settings, bot = await started_webhook_bot(fake, tmp_path)
     await fake.start_bot(user)
     await fake.wait_for(lambda: fake.sent_texts(user.id))
     greeted = len(fake.sent_texts(user.id))
@@ -136,11 +140,8 @@ async def test_updates_wait_for_a_stopped_bot_then_polling_takes_over(
 async def test_a_restarted_webhook_bot_gets_what_came_meanwhile(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
-    port = free_port()
-    settings = webhook_settings(fake, tmp_path, port)
     user = fake.add_user(503, "Вернувшийся")
-    bot = InProcessBot(settings)
-    await bot.start(fake)
+    settings, bot = await started_webhook_bot(fake, tmp_path)
     await bot.stop()
     await fake.start_bot(user)
     await fake.wait_for(lambda: fake.webhook_failures >= 1)
