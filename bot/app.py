@@ -165,9 +165,30 @@ class App:
                 # Telegram refuses getUpdates while a webhook is set (a
                 # previous run in webhook mode); its queued updates stay.
                 await self.bot.delete_webhook(drop_pending_updates=False)
-                await self.dp.start_polling(self.bot, handle_signals=False, close_bot_session=False)
+                await self._poll()
         finally:
             await self.shutdown()
+
+    async def _poll(self) -> None:
+        """Long polling until cancelled, then stopped through aiogram's own signal.
+
+        Cancelling ``start_polling`` itself leaves its poller task running (it
+        waits with ``asyncio.wait``, which does not cancel): that orphan kept
+        taking updates after shutdown, confirming ones nobody handled and
+        fighting the next run's poller with 409 Conflict.
+        """
+        polling = asyncio.create_task(
+            self.dp.start_polling(self.bot, handle_signals=False, close_bot_session=False)
+        )
+        try:
+            await asyncio.shield(polling)
+        finally:
+            if not polling.done():
+                with contextlib.suppress(RuntimeError):  # not started yet: cancel is enough
+                    await self.dp.stop_polling()
+                polling.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await polling
 
     async def _serve_webhook(self, url: str) -> None:
         """Serve Telegram's POSTs until cancelled.

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 
 import pytest
 from fake_telegram import FakeTelegram
-from harness import BotProcess, Table, play_moves
+from harness import BotProcess, InProcessBot, Table, play_moves, settings_for
 
 from engine import Game
 from engine.rules import Rules
@@ -85,3 +86,20 @@ async def test_kill_9_mid_hand_and_finish_the_game(fake: FakeTelegram, tmp_path)
     # One result line per hand, none repeated by the restart.
     results = [t for t in fake.sent_texts(GROUP) if "сыграна" in t]
     assert len(results) == len(game.sheet)
+
+
+async def test_a_stopped_bot_polls_no_more(fake: FakeTelegram, tmp_path) -> None:
+    """After a stop nothing of the old run takes updates: an orphaned poller
+    would confirm updates it can no longer handle and fight the next run with
+    409 Conflict (it once hung a restart test in CI)."""
+    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
+    await bot.start(fake)
+    anna = fake.add_user(331, "Анна")
+    await fake.start_bot(anna)
+    await fake.wait_idle(quiet=0.1)
+    await bot.stop()
+    stopped_at = len(fake.calls)
+    await fake.send_text(anna, anna.id, "/help")
+    await asyncio.sleep(2.5)  # an orphan retries a broken poll after aiogram's 1 s backoff
+    assert fake.updates_pending() == 1
+    assert not [c for c in fake.calls[stopped_at:] if c.method == "getUpdates"]
