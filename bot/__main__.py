@@ -9,6 +9,8 @@ import logging
 import signal
 import sys
 
+from aiogram.exceptions import TelegramUnauthorizedError
+
 from bot.app import App
 from bot.config import ConfigError, load_settings
 
@@ -39,7 +41,15 @@ def main() -> int:
         with contextlib.suppress(asyncio.CancelledError):
             await task
 
-    asyncio.run(run())
+    try:
+        asyncio.run(run())
+    except TelegramUnauthorizedError:
+        print(
+            "error: Telegram refused BOT_TOKEN (Unauthorized); "
+            "copy the token again from @BotFather",
+            file=sys.stderr,
+        )
+        return 2
     return 0
 
 

@@ -9,14 +9,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
+from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiogram_i18n import I18nMiddleware
@@ -37,6 +38,11 @@ from bot.services.timers import Timers
 from bot.storage.db import Database
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# Start-up calls retried while Telegram is busy or out of reach: 1 s, doubling, at most this.
+START_RETRY_CAP = 60.0
 
 GROUP_COMMANDS = (
     "newgame",
@@ -92,11 +98,19 @@ class App:
             session=session,
             default=DefaultBotProperties(parse_mode="HTML"),
         )
-        self.db = await Database.open(s.database_path)
-        me = await self.bot.get_me()
         core = make_core(s.default_lang)
         await core.startup()
         texts = Texts(core)
+        self.texts = texts
+        # Telegram first, the database after: a wrong token or a stop while an
+        # outage is waited out leaves nothing open but the HTTP session.
+        try:
+            me = await until_done("getMe", self.bot.me)  # cached: polling asks again
+            await self._set_commands()
+        except BaseException:
+            await self.bot.session.close()
+            raise
+        self.db = await Database.open(s.database_path)
         # The services are built below; the outbox reaches them when Telegram
         # refuses a chat (403) or moves it to a supergroup.
         self.outbox = Outbox(
@@ -135,8 +149,6 @@ class App:
         dp["club"] = self.club
         dp["registry"] = self.registry
         self.dp = dp
-        self.texts = texts
-        await self._set_commands()
 
     async def _set_commands(self) -> None:
         for lang in SUPPORTED:
@@ -148,7 +160,12 @@ class App:
                 commands = [
                     BotCommand(command=n, description=self.texts(lang, f"cmd-{n}")) for n in names
                 ]
-                await self.bot.set_my_commands(commands, scope=scope, language_code=code)
+                await until_done(
+                    "setMyCommands",
+                    lambda c=commands, sc=scope, lc=code: self.bot.set_my_commands(
+                        c, scope=sc, language_code=lc
+                    ),
+                )
 
     async def run(self) -> None:
         """Take updates (long polling, or a webhook when WEBHOOK_URL is set) until
@@ -164,7 +181,9 @@ class App:
             else:
                 # Telegram refuses getUpdates while a webhook is set (a
                 # previous run in webhook mode); its queued updates stay.
-                await self.bot.delete_webhook(drop_pending_updates=False)
+                await until_done(
+                    "deleteWebhook", lambda: self.bot.delete_webhook(drop_pending_updates=False)
+                )
                 await self._poll()
         finally:
             await self.shutdown()
@@ -213,11 +232,14 @@ class App:
         await runner.setup()
         try:
             await web.TCPSite(runner, s.webhook_listen, s.webhook_port).start()
-            await self.bot.set_webhook(
-                url,
-                secret_token=secret,
-                allowed_updates=self.dp.resolve_used_update_types(),
-                drop_pending_updates=False,
+            await until_done(
+                "setWebhook",
+                lambda: self.bot.set_webhook(
+                    url,
+                    secret_token=secret,
+                    allowed_updates=self.dp.resolve_used_update_types(),
+                    drop_pending_updates=False,
+                ),
             )
             log.info("webhook mode: listening on %s:%s", s.webhook_listen, s.webhook_port)
             await asyncio.Event().wait()
@@ -237,3 +259,23 @@ class App:
             await self.timers.beat()
         await self.db.close()
         await self.bot.session.close()
+
+
+async def until_done(what: str, call: Callable[[], Awaitable[T]]) -> T:
+    """A call the bot cannot start without, tried until Telegram answers.
+
+    A restart during a flood wait (429), a Telegram outage (5xx) or a network
+    blip waits it out instead of exiting; a wrong token still fails at once.
+    """
+    delay = 1.0
+    while True:
+        try:
+            return await call()
+        except TelegramRetryAfter as e:
+            wait = float(e.retry_after)
+            reason = f"flood wait {e.retry_after} s"
+        except (TelegramServerError, TelegramNetworkError) as e:
+            wait, delay = delay, min(delay * 2, START_RETRY_CAP)
+            reason = type(e).__name__
+        log.warning("%s failed at start (%s); trying again in %.0f s", what, reason, wait)
+        await asyncio.sleep(wait)

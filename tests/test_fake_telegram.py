@@ -152,7 +152,10 @@ async def test_wire_format_method_lookup_and_tokens(fake: FakeTelegram, bot: Bot
     me = await bot.get_me()
     assert (me.id, me.username, me.is_bot) == (BOT_ID, BOT_USERNAME, True)
     async with aiohttp.ClientSession() as http:
-        url = f"{fake.base_url}/bot123:other"
+        async with http.post(f"{fake.base_url}/bot123:other/getMe") as resp:
+            assert resp.status == 401  # another bot's token
+            assert (await resp.json())["description"] == "Unauthorized"
+        url = f"{fake.base_url}/bot{BOT_ID}:other"
         async with http.post(f"{url}/GETME") as resp:
             assert resp.status == 200
             assert (await resp.json())["result"]["username"] == BOT_USERNAME
@@ -165,8 +168,8 @@ async def test_wire_format_method_lookup_and_tokens(fake: FakeTelegram, bot: Bot
             }
         async with http.get(f"{url}/sendPhoto") as resp:
             assert resp.status == 501  # real method the fake lacks: loud, not a fake 404
-    assert fake.tokens == {fake.token, "123:other"}
-    assert [c.method for c in fake.calls] == ["getMe", "getMe", "fooBar", "sendPhoto"]
+    assert fake.tokens == {fake.token, "123:other", f"{BOT_ID}:other"}
+    assert [c.method for c in fake.calls] == ["getMe", "getMe", "getMe", "fooBar", "sendPhoto"]
 
 
 async def test_wait_for_timeout_explains_itself(fake: FakeTelegram) -> None:

@@ -469,15 +469,18 @@ class PlayService:
         if self._warned_at is not None and now - self._warned_at < 3600:
             return
         self._warned_at = now
-        d = self.decisions
         log.warning(
-            "the computer player is short of cores: %d searches queued for %d worker(s);"
-            " so far %d full searches, %d shortened, %d by the rule player",
+            "the computer player is short of cores: %d searches queued for %d worker(s); so far %s",
             self._searching,
             self._workers,
-            d["full"],
-            d["shared"],
-            d["rules"],
+            self._decisions_summary(),
+        )
+
+    def _decisions_summary(self) -> str:
+        d = self.decisions
+        return (
+            f"{d['full']} with the full search, {d['shared']} with a shared budget,"
+            f" {d['rules']} by the rule player (too many searches queued)"
         )
 
     def _worker_pool(self) -> ProcessPoolExecutor | None:
@@ -512,14 +515,8 @@ class PlayService:
         if self.decisions:
             d = self.decisions
             # Searches cut short mean the machine was short of cores for its tables.
-            log.log(
-                logging.WARNING if d["shared"] or d["rules"] else logging.INFO,
-                "computer decisions: %d with the full search, %d with a shared budget,"
-                " %d by the rule player (too many searches queued)",
-                d["full"],
-                d["shared"],
-                d["rules"],
-            )
+            level = logging.WARNING if d["shared"] or d["rules"] else logging.INFO
+            log.log(level, "computer decisions: %s", self._decisions_summary())
         for task in self._runners.values():
             task.cancel()
         for task in self._runners.values():

@@ -466,8 +466,7 @@ class Database:
                     await self._flush(batch)
                 finally:
                     self._inflight_done = None
-                    if done is not None and not done.done():
-                        done.set_result(None)
+                    _settle(done)
         finally:
             # Cancelled (the loop is ending) or failed: nobody runs what is
             # still queued, and a read must not wait for it forever.
@@ -475,8 +474,7 @@ class Database:
             for _, _, future in left:
                 future.cancel()
             done, self._batch_done = self._batch_done, None
-            if done is not None and not done.done():
-                done.set_result(None)
+            _settle(done)
 
     async def _flush(self, batch: list[_Item]) -> None:
         """One group-commit trip; each caller learns its own outcome."""
@@ -560,3 +558,9 @@ class Database:
             await self._conn.close()
             if self._reader is not None:
                 await self._reader.close()
+
+
+def _settle(done: asyncio.Future[None] | None) -> None:
+    """Wake the reads waiting for a group-commit trip (ended or never to run)."""
+    if done is not None and not done.done():
+        done.set_result(None)

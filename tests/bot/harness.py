@@ -8,7 +8,7 @@ polling as a task) and as a separate ``python -m bot`` process
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import io
 import os
 import signal
 import subprocess
@@ -80,11 +80,25 @@ class InProcessBot:
             raise AssertionError("the bot stopped while starting")
         await ready
 
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+    async def stop(self, timeout: float = 60) -> None:
+        """Cancel the bot as a SIGTERM would; a stop that hangs fails with every
+        task's stack (a pytest-timeout shows only the threads, all idle)."""
+        if self.task is None:
+            return
+        self.task.cancel()
+        done, _ = await asyncio.wait([self.task], timeout=timeout)
+        if not done:
+            raise AssertionError(f"the bot did not stop within {timeout}s\n{task_stacks()}")
+        if not self.task.cancelled():
+            self.task.result()
+
+
+def task_stacks() -> str:
+    """Where each asyncio task of this loop is waiting."""
+    out = io.StringIO()
+    for task in asyncio.all_tasks():
+        task.print_stack(file=out)
+    return out.getvalue()
 
 
 class BotProcess:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+from fake_telegram import FakeTelegram
+from harness import bot_env
 
 from bot.config import ConfigError, load_settings
 
@@ -57,3 +61,18 @@ def test_bad_value_names_the_setting(monkeypatch) -> None:
         assert "AI_MOVE_DELAY" in str(e)
     else:
         raise AssertionError("a negative delay was accepted")
+
+
+async def test_a_token_telegram_refuses_is_a_clear_error(tmp_path) -> None:
+    """A wrong token is not waited out like an outage: the bot says so and exits."""
+    async with FakeTelegram() as fake:
+        env = {**os.environ, **bot_env(fake, tmp_path / "spades.db")}
+        env["BOT_TOKEN"] = "1:not-this-bots-token"
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=ROOT, env=env, stderr=asyncio.subprocess.PIPE
+        )
+        async with asyncio.timeout(60):
+            _, err = await proc.communicate()
+    assert proc.returncode == 2, err.decode()
+    assert "BOT_TOKEN" in err.decode() and "Unauthorized" in err.decode()
+    assert "Traceback" not in err.decode()

@@ -715,3 +715,28 @@ async def test_block_on_own_turn_is_told_at_once(fake: FakeTelegram, tmp_path: P
         )
     finally:
         await bot.stop()
+
+
+async def test_start_waits_out_a_busy_or_unreachable_telegram(
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A restart during a flood wait, an outage or a network blip: every call the
+    bot cannot start without is tried again until it goes through, no exit."""
+    caplog.set_level(logging.WARNING)
+    fake.inject("429", method="getMe", count=2, retry_after=1)
+    fake.inject("500", method="setMyCommands", count=1)
+    fake.inject("drop", method="deleteWebhook", count=1)
+    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
+    await bot.start(fake)
+    try:
+        assert len(fake.calls_to("getMe")) == 3
+        assert len(fake.calls_to("setMyCommands")) == 5  # two languages x two scopes, one retried
+        assert len(fake.calls_to("deleteWebhook")) == 2
+        anna = fake.add_user(341, "Анна")
+        await fake.start_bot(anna)
+        await fake.wait_for(lambda: fake.sent_texts(anna.id), message="the welcome")
+    finally:
+        await bot.stop()
+    retried = [r.getMessage() for r in caplog.records if "failed at start" in r.getMessage()]
+    assert len(retried) == 4, retried
+    assert not bot_errors(caplog), bot_errors(caplog)

@@ -57,6 +57,7 @@ KICKED_FROM_SUPERGROUP = "Forbidden: bot was kicked from the supergroup chat"
 NOT_MEMBER_OF_GROUP = "Forbidden: bot is not a member of the group chat"
 NOT_MEMBER_OF_SUPERGROUP = "Forbidden: bot is not a member of the supergroup chat"
 METHOD_NOT_FOUND = "Not Found: method not found"
+UNAUTHORIZED = "Unauthorized"
 WEBHOOK_ACTIVE = (
     "Conflict: can't use getUpdates method while webhook is active; "
     "use deleteWebhook to delete the webhook first"

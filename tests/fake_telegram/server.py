@@ -186,7 +186,7 @@ class FakeTelegram:
 
     @property
     def token(self) -> str:
-        """A well-formed token for this bot (any token is accepted, this one is handy)."""
+        """A token of this bot; one with another bot id is refused with 401 like Telegram does."""
         return f"{self.bot.id}:AAFakeTelegramTokenForTests"
 
     @property
@@ -316,6 +316,11 @@ class FakeTelegram:
     async def _process(
         self, request: web.Request, record: CallRecord, is_poll: bool
     ) -> web.StreamResponse:
+        if record.token.partition(":")[0] != str(self.bot.id):
+            # A token of another bot (or none): Telegram answers 401 to every call.
+            error = ApiError(401, errors.UNAUTHORIZED)
+            record.error = error
+            return web.json_response(error.to_json(), status=401)
         fault = self._take_fault(record)
         if fault is not None and not fault.after:
             return await self._apply_fault(request, record, fault)
