@@ -203,11 +203,13 @@ class App:
             await asyncio.shield(polling)
         finally:
             if not polling.done():
-                with contextlib.suppress(RuntimeError):  # not started yet: cancel is enough
-                    await self.dp.stop_polling()
-                polling.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await polling
+                try:
+                    with contextlib.suppress(RuntimeError):  # not started yet: cancel is enough
+                        await self.dp.stop_polling()
+                finally:
+                    polling.cancel()  # nothing left to cancel once it has stopped
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await polling
 
     async def _serve_webhook(self, url: str) -> None:
         """Serve Telegram's POSTs until cancelled.
