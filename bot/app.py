@@ -27,7 +27,7 @@ from bot.clock import Clock, SystemClock
 from bot.config import Settings, webhook_secret
 from bot.handlers import routers
 from bot.i18n import SUPPORTED, Texts, UserLocaleManager, make_core
-from bot.middlewares import ThrottlePresses
+from bot.middlewares import InFlight, ThrottlePresses
 from bot.outbox import Outbox
 from bot.services.club import ClubService
 from bot.services.live import Ctx, Registry
@@ -43,6 +43,9 @@ T = TypeVar("T")
 
 # Start-up calls retried while Telegram is busy or out of reach: 1 s, doubling, at most this.
 START_RETRY_CAP = 60.0
+# At a stop, how long the updates being handled may take to finish (Docker
+# sends SIGKILL 10 s after SIGTERM; what was acknowledged is safe even then).
+DRAIN_SECONDS = 8.0
 
 GROUP_COMMANDS = (
     "newgame",
@@ -89,6 +92,7 @@ class App:
         self._chooser = chooser
         self.clock: Clock = clock or SystemClock()
         self._tasks: list[asyncio.Task[Any]] = []
+        self._work_stopped = False
 
     async def setup(self) -> None:
         s = self.settings
@@ -136,6 +140,9 @@ class App:
         self.play.on_change = changed
         dp = Dispatcher()
         dp.include_routers(*routers())
+        self.in_flight = InFlight()
+        dp.update.outer_middleware(self.in_flight)  # first: it sees every update whole
+        dp.shutdown.register(self.stop_work)  # before i18n's hook: texts still work
         i18n = I18nMiddleware(
             core=core, manager=UserLocaleManager(s.default_lang), default_locale=s.default_lang
         )
@@ -249,7 +256,20 @@ class App:
             await runner.cleanup()  # lets the updates being handled finish
             await self.dp.emit_shutdown(**workflow)
 
-    async def shutdown(self) -> None:
+    async def stop_work(self) -> None:
+        """Stop all that handles updates or writes texts, once.
+
+        The first of the dispatcher's shutdown hooks, so it runs before
+        aiogram-i18n's empties the locales. No new update comes in by then;
+        those being handled finish first, with the outbox and the database
+        still there for them (Telegram was told they arrived).
+        """
+        if self._work_stopped:
+            return
+        self._work_stopped = True
+        left = await self.in_flight.drain(DRAIN_SECONDS)
+        if left:
+            log.warning("stopping with %d updates still being handled", left)
         await self.play.stop()
         for task in self._tasks:
             task.cancel()
@@ -259,6 +279,9 @@ class App:
         self._tasks.clear()
         with contextlib.suppress(Exception):
             await self.timers.beat()
+
+    async def shutdown(self) -> None:
+        await self.stop_work()  # done already when the dispatcher shut down
         await self.db.close()
         await self.bot.session.close()
 

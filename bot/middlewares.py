@@ -1,8 +1,11 @@
-"""Per-user throttling of button presses: mashing one button costs that user a
-short toast and the bot nothing; other players are not slowed at all."""
+"""Dispatcher middlewares: per-user throttling of button presses (mashing one
+button costs that user a short toast and the bot nothing; other players are
+not slowed at all), and the count of updates being handled that a stop waits for."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -48,3 +51,36 @@ class ThrottlePresses(BaseMiddleware):
     def _forget_idle(self, now: float) -> None:
         for uid in [u for u, q in self._presses.items() if not q or now - q[-1] > self.window]:
             del self._presses[uid]
+
+
+class InFlight(BaseMiddleware):
+    """Counts the updates being handled, so that a stop lets them finish before
+    the database closes: Telegram has been told they arrived, and a press cut
+    off half-way would be lost."""
+
+    def __init__(self) -> None:
+        self._running = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        self._running += 1
+        self._idle.clear()
+        try:
+            return await handler(event, data)
+        finally:
+            self._running -= 1
+            if not self._running:
+                self._idle.set()
+
+    async def drain(self, timeout: float) -> int:
+        """Wait at most ``timeout`` seconds for none to be running; how many still are."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await self._idle.wait()
+        return self._running

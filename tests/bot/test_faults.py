@@ -740,3 +740,35 @@ async def test_start_waits_out_a_busy_or_unreachable_telegram(
     retried = [r.getMessage() for r in caplog.records if "failed at start" in r.getMessage()]
     assert len(retried) == 4, retried
     assert not bot_errors(caplog), bot_errors(caplog)
+
+
+async def test_a_stop_lets_the_updates_being_handled_finish(
+    fake: FakeTelegram, tmp_path: Path, quick_timeouts: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    """SIGTERM while a press is half-way (here waiting on Telegram to say who is
+    an admin): the press is carried out before the database closes. Telegram
+    was already told the update arrived; cut off, it would be lost."""
+    caplog.set_level(logging.WARNING)
+    db = tmp_path / "spades.db"
+    bot = InProcessBot(settings_for(fake, db))
+    await bot.start(fake)
+    try:
+        table = await open_game(fake, humans=1)
+        (anna,) = table.users
+        await fake.send_text(anna, GROUP, "/cancel")
+        confirm = await fake.wait_for(
+            lambda: next((m for m in fake.chat_messages(GROUP) if "Отменить игру" in m.text), None)
+        )
+        fake.inject("timeout", method="getChatMember")  # answered only when the bot gives up
+        after = len(fake.calls)
+        await fake.press_button(anna, confirm, text_contains="Да")
+        await fake.wait_for(
+            lambda: any(c.method == "getChatMember" for c in fake.calls[after:]),
+            message="the admin check under way",
+        )
+    finally:
+        await bot.stop()
+    with _db(db) as con:
+        (status,) = con.execute("SELECT status FROM tables").fetchone()
+    assert status == "cancelled"
+    assert not bot_errors(caplog), bot_errors(caplog)
