@@ -17,7 +17,12 @@ from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
+from aiogram.exceptions import (
+    ClientDecodeError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiogram_i18n import I18nMiddleware
@@ -92,7 +97,7 @@ class App:
         self._chooser = chooser
         self.clock: Clock = clock or SystemClock()
         self._tasks: list[asyncio.Task[Any]] = []
-        self._work_stopped = False
+        self._stopping: asyncio.Task[None] | None = None
 
     async def setup(self) -> None:
         s = self.settings
@@ -110,7 +115,6 @@ class App:
         # outage is waited out leaves nothing open but the HTTP session.
         try:
             me = await until_done("getMe", self.bot.me)  # cached: polling asks again
-            await self._set_commands()
         except BaseException:
             await self.bot.session.close()
             raise
@@ -180,6 +184,8 @@ class App:
         await self.setup()
         try:
             self._tasks.append(asyncio.create_task(self.outbox.run()))
+            # The menu is a convenience: a flood wait on it must not hold up the game.
+            self._tasks.append(asyncio.create_task(self._set_commands()))
             await self.timers.credit_downtime()
             await self.play.resume_all()
             self._tasks.append(asyncio.create_task(self.timers.run()))
@@ -210,13 +216,26 @@ class App:
             await asyncio.shield(polling)
         finally:
             if not polling.done():
+                # Not ``await stop_polling()``: it waits for a signal aiogram sets
+                # only when every shutdown hook succeeded. Wait for the task.
+                stopper = asyncio.create_task(self._stop_polling(polling))
                 try:
-                    with contextlib.suppress(RuntimeError):  # not started yet: cancel is enough
-                        await self.dp.stop_polling()
-                finally:
-                    polling.cancel()  # nothing left to cancel once it has stopped
-                    with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.wait([polling])
+                finally:  # also when a second signal cuts the wait short
+                    stopper.cancel()
+                    polling.cancel()  # nothing left to cancel once it has ended
+                    try:
                         await polling
+                    except asyncio.CancelledError:
+                        pass
+                    except Exception:
+                        log.exception("long polling failed while stopping")
+
+    async def _stop_polling(self, polling: asyncio.Task[None]) -> None:
+        try:
+            await self.dp.stop_polling()
+        except RuntimeError:  # not started yet: cancelling is enough
+            polling.cancel()
 
     async def _serve_webhook(self, url: str) -> None:
         """Serve Telegram's POSTs until cancelled.
@@ -262,15 +281,28 @@ class App:
         The first of the dispatcher's shutdown hooks, so it runs before
         aiogram-i18n's empties the locales. No new update comes in by then;
         those being handled finish first, with the outbox and the database
-        still there for them (Telegram was told they arrived).
+        still there for them (Telegram was told they arrived). One task, so a
+        second signal that cuts the hook short does not cut the stop short:
+        :meth:`shutdown` waits for the same task before closing the database.
         """
-        if self._work_stopped:
-            return
-        self._work_stopped = True
-        left = await self.in_flight.drain(DRAIN_SECONDS)
-        if left:
-            log.warning("stopping with %d updates still being handled", left)
-        await self.play.stop()
+        if self._stopping is None:
+            self._stopping = asyncio.create_task(self._stop_work())
+        await asyncio.shield(self._stopping)
+
+    async def _stop_work(self) -> None:
+        # Each step runs whatever the one before did: a stop must get to the end.
+        try:
+            left = await self.in_flight.drain(DRAIN_SECONDS)
+            if left:
+                log.warning(
+                    "stopped %d updates still being handled after %.0f s", left, DRAIN_SECONDS
+                )
+        except Exception:
+            log.exception("waiting for the updates being handled failed")
+        try:
+            await self.play.stop()
+        except Exception:
+            log.exception("stopping the computer players failed")
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -289,8 +321,9 @@ class App:
 async def until_done(what: str, call: Callable[[], Awaitable[T]]) -> T:
     """A call the bot cannot start without, tried until Telegram answers.
 
-    A restart during a flood wait (429), a Telegram outage (5xx) or a network
-    blip waits it out instead of exiting; a wrong token still fails at once.
+    A restart during a flood wait (429), a Telegram outage (5xx, also a
+    proxy's HTML error page) or a network blip waits it out instead of
+    exiting; a wrong token still fails at once.
     """
     delay = 1.0
     while True:
@@ -299,7 +332,7 @@ async def until_done(what: str, call: Callable[[], Awaitable[T]]) -> T:
         except TelegramRetryAfter as e:
             wait = float(e.retry_after)
             reason = f"flood wait {e.retry_after} s"
-        except (TelegramServerError, TelegramNetworkError) as e:
+        except (TelegramServerError, TelegramNetworkError, ClientDecodeError) as e:
             wait, delay = delay, min(delay * 2, START_RETRY_CAP)
             reason = type(e).__name__
         log.warning("%s failed at start (%s); trying again in %.0f s", what, reason, wait)

@@ -54,12 +54,12 @@ class ThrottlePresses(BaseMiddleware):
 
 
 class InFlight(BaseMiddleware):
-    """Counts the updates being handled, so that a stop lets them finish before
+    """Tracks the updates being handled, so that a stop lets them finish before
     the database closes: Telegram has been told they arrived, and a press cut
     off half-way would be lost."""
 
     def __init__(self) -> None:
-        self._running = 0
+        self._tasks: set[asyncio.Task[Any]] = set()
         self._idle = asyncio.Event()
         self._idle.set()
 
@@ -69,18 +69,26 @@ class InFlight(BaseMiddleware):
         event: TelegramObject,
         data: dict[str, Any],
     ) -> Any:
-        self._running += 1
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
         self._idle.clear()
         try:
             return await handler(event, data)
         finally:
-            self._running -= 1
-            if not self._running:
+            self._tasks.discard(task)
+            if not self._tasks:
                 self._idle.set()
 
     async def drain(self, timeout: float) -> int:
-        """Wait at most ``timeout`` seconds for none to be running; how many still are."""
+        """Wait at most ``timeout`` seconds for them to finish, then cancel the
+        rest (nothing they need will be there); how many were cancelled."""
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
                 await self._idle.wait()
-        return self._running
+        left = list(self._tasks)
+        for task in left:
+            task.cancel()
+        if left:
+            await asyncio.wait(left, timeout=1.0)
+        return len(left)

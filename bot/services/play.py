@@ -70,6 +70,7 @@ class PlayService:
         self.decisions: Counter[str] = Counter()
         self._warned_at: float | None = None
         self._runners: dict[int, asyncio.Task[None]] = {}
+        self._stopped = False  # set by stop(): no new computer turns from then on
         # Called after every committed change: wakes the outbox and the deadline loop.
         self.on_change: Callable[[], None] = self.ctx.outbox.wake
         # Run inside the transaction that ends a game (the club's afterword, records).
@@ -403,6 +404,8 @@ class PlayService:
     # ---------------------------------------------------------- computer
     def kick(self, table_id: int) -> None:
         """Make sure the computer seats of this table get to move."""
+        if self._stopped:
+            return  # shutting down: the next start resumes every table
         task = self._runners.get(table_id)
         if task is None or task.done():
             self._runners[table_id] = asyncio.create_task(self._run(table_id))
@@ -517,9 +520,11 @@ class PlayService:
             # Searches cut short mean the machine was short of cores for its tables.
             level = logging.WARNING if d["shared"] or d["rules"] else logging.INFO
             log.log(level, "computer decisions: %s", self._decisions_summary())
-        for task in self._runners.values():
+        self._stopped = True
+        runners = list(self._runners.values())
+        for task in runners:
             task.cancel()
-        for task in self._runners.values():
+        for task in runners:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._runners.clear()

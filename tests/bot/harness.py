@@ -90,7 +90,8 @@ class InProcessBot:
         if not done:
             raise AssertionError(f"the bot did not stop within {timeout}s\n{task_stacks()}")
         if not self.task.cancelled():
-            self.task.result()
+            self.task.result()  # the bot failed: show why
+            raise AssertionError("the bot's run returned: a cancellation was swallowed")
 
 
 def task_stacks() -> str:

@@ -723,15 +723,18 @@ async def test_start_waits_out_a_busy_or_unreachable_telegram(
     """A restart during a flood wait, an outage or a network blip: every call the
     bot cannot start without is tried again until it goes through, no exit."""
     caplog.set_level(logging.WARNING)
-    fake.inject("429", method="getMe", count=2, retry_after=1)
+    fake.inject("429", method="getMe", count=1, retry_after=1)
+    fake.inject("502_html", method="getMe", count=1)  # a proxy's error page
     fake.inject("500", method="setMyCommands", count=1)
     fake.inject("drop", method="deleteWebhook", count=1)
     bot = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
     await bot.start(fake)
     try:
         assert len(fake.calls_to("getMe")) == 3
-        assert len(fake.calls_to("setMyCommands")) == 5  # two languages x two scopes, one retried
         assert len(fake.calls_to("deleteWebhook")) == 2
+        # The menu is set alongside, not before the game: two languages x two scopes, one retried.
+        await fake.wait_for(lambda: len(fake.calls_to("setMyCommands")) == 5)
+        assert len(fake.world.commands) == 4
         anna = fake.add_user(341, "Анна")
         await fake.start_bot(anna)
         await fake.wait_for(lambda: fake.sent_texts(anna.id), message="the welcome")
@@ -742,12 +745,18 @@ async def test_start_waits_out_a_busy_or_unreachable_telegram(
     assert not bot_errors(caplog), bot_errors(caplog)
 
 
+@pytest.mark.parametrize("signals", [1, 2])
 async def test_a_stop_lets_the_updates_being_handled_finish(
-    fake: FakeTelegram, tmp_path: Path, quick_timeouts: None, caplog: pytest.LogCaptureFixture
+    fake: FakeTelegram,
+    tmp_path: Path,
+    quick_timeouts: None,
+    caplog: pytest.LogCaptureFixture,
+    signals: int,
 ) -> None:
     """SIGTERM while a press is half-way (here waiting on Telegram to say who is
     an admin): the press is carried out before the database closes. Telegram
-    was already told the update arrived; cut off, it would be lost."""
+    was already told the update arrived; cut off, it would be lost. A second
+    signal while the bot waits for it does not cut the stop short either."""
     caplog.set_level(logging.WARNING)
     db = tmp_path / "spades.db"
     bot = InProcessBot(settings_for(fake, db))
@@ -766,9 +775,32 @@ async def test_a_stop_lets_the_updates_being_handled_finish(
             lambda: any(c.method == "getChatMember" for c in fake.calls[after:]),
             message="the admin check under way",
         )
+        if signals == 2:
+            assert bot.task is not None
+            bot.task.cancel()
+            await asyncio.sleep(0.3)  # the stop is waiting for the press by now
     finally:
         await bot.stop()
+    assert bot.app.db._closed
     with _db(db) as con:
         (status,) = con.execute("SELECT status FROM tables").fetchone()
     assert status == "cancelled"
     assert not bot_errors(caplog), bot_errors(caplog)
+
+
+async def test_a_failing_shutdown_hook_does_not_hang_the_stop(
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """aiogram sets the signal ``stop_polling`` waits for only when every
+    shutdown hook succeeded; the bot waits for the polling itself, logs the
+    failure and still closes the database."""
+
+    async def broken_hook() -> None:
+        raise RuntimeError("a shutdown hook failed")
+
+    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
+    await bot.start(fake)
+    bot.app.dp.shutdown.register(broken_hook)
+    await bot.stop(timeout=20)
+    assert bot.app.db._closed
+    assert any("polling failed while stopping" in r.getMessage() for r in caplog.records)
