@@ -330,10 +330,12 @@ async def until_done(what: str, call: Callable[[], Awaitable[T]]) -> T:
         try:
             return await call()
         except TelegramRetryAfter as e:
-            wait = float(e.retry_after)
+            wait, level = float(e.retry_after), logging.WARNING
             reason = f"flood wait {e.retry_after} s"
         except (TelegramServerError, TelegramNetworkError, ClientDecodeError) as e:
             wait, delay = delay, min(delay * 2, START_RETRY_CAP)
+            # Still failing at the longest wait: likely BOT_API_URL or the network, not a blip.
+            level = logging.ERROR if wait >= START_RETRY_CAP else logging.WARNING
             reason = type(e).__name__
-        log.warning("%s failed at start (%s); trying again in %.0f s", what, reason, wait)
+        log.log(level, "%s failed at start (%s); trying again in %.0f s", what, reason, wait)
         await asyncio.sleep(wait)
