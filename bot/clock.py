@@ -13,15 +13,18 @@ class Clock(Protocol):
         """Seconds since the epoch."""
         ...
 
-    async def sleep(self, seconds: float) -> None: ...
+    async def sleep_until(self, moment: float) -> None:
+        """Until ``now() >= moment``. A moment, not a length: time that passes
+        between reading the clock and going to sleep is not slept again."""
+        ...
 
 
 class SystemClock:
     def now(self) -> float:
         return time.time()
 
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(max(0.0, seconds))
+    async def sleep_until(self, moment: float) -> None:
+        await asyncio.sleep(max(0.0, moment - time.time()))
 
 
 class FakeClock:
@@ -35,9 +38,8 @@ class FakeClock:
     def now(self) -> float:
         return self._now
 
-    async def sleep(self, seconds: float) -> None:
-        until = self._now + max(0.0, seconds)
-        while self._now < until:
+    async def sleep_until(self, moment: float) -> None:
+        while self._now < moment:
             event = self._changed
             await event.wait()
 

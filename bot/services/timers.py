@@ -55,6 +55,9 @@ class Timers:
         clock = self.ctx.clock
         last_beat = clock.now()
         while True:
+            # Cleared before reading, not before sleeping: a deadline set while
+            # this loop reads the database must cut the coming sleep short.
+            self._wake.clear()
             now = clock.now()
             if now - last_beat >= self.heartbeat_every:
                 async with self.ctx.db.tx() as conn:
@@ -76,11 +79,12 @@ class Timers:
                         await asyncio.sleep(1)
                     continue
                 wait = min(wait, moment - now)
-            await self._sleep(wait)
+            # Until a moment reckoned from ``now``: a test's clock may jump a
+            # day while this loop is still reading the database.
+            await self._sleep_until(now + wait)
 
-    async def _sleep(self, seconds: float) -> None:
-        self._wake.clear()
-        sleeper = asyncio.create_task(self.ctx.clock.sleep(seconds))
+    async def _sleep_until(self, moment: float) -> None:
+        sleeper = asyncio.create_task(self.ctx.clock.sleep_until(moment))
         waker = asyncio.create_task(self._wake.wait())
         try:
             await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
