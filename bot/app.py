@@ -41,6 +41,7 @@ from bot.services.play import PlayService
 from bot.services.tables import TableService
 from bot.services.timers import Timers
 from bot.storage.db import Database
+from bot.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -303,11 +304,7 @@ class App:
             await self.play.stop()
         except Exception:
             log.exception("stopping the computer players failed")
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self._tasks)
         self._tasks.clear()
         with contextlib.suppress(Exception):
             await self.timers.beat()

@@ -9,7 +9,6 @@ Only after the commit is the in-memory game replaced and the press answered.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
@@ -32,6 +31,7 @@ from bot.services.live import Registry
 from bot.services.stats import game_results
 from bot.services.thinking import RULE_PLAYER, search_budget, worker_pool
 from bot.storage import repo
+from bot.tasks import cancel_and_wait
 from bot.views.common import duration, player_name
 from bot.views.hand import blind_pending
 from bot.views.results import game_over, hand_result
@@ -522,11 +522,7 @@ class PlayService:
             log.log(level, "computer decisions: %s", self._decisions_summary())
         self._stopped = True
         runners = list(self._runners.values())
-        for task in runners:
-            task.cancel()
-        for task in runners:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(runners)
         self._runners.clear()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)

@@ -6,13 +6,13 @@ downtime instead of charging it to the players."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 from bot.services.club import ClubService
 from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.storage import repo
+from bot.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +89,4 @@ class Timers:
         try:
             await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for t in (sleeper, waker):
-                t.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await t
+            await cancel_and_wait((sleeper, waker))

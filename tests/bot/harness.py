@@ -95,10 +95,23 @@ class InProcessBot:
 
 
 def task_stacks() -> str:
-    """Where each asyncio task of this loop is waiting."""
+    """Where each asyncio task of this loop is waiting, down the whole chain of
+    awaited coroutines (``Task.print_stack`` shows only the outermost)."""
     out = io.StringIO()
     for task in asyncio.all_tasks():
-        task.print_stack(file=out)
+        print(f"{task!r}", file=out)
+        coro: Any = task.get_coro()
+        while coro is not None:
+            frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+            if frame is not None:
+                print(
+                    f"  {frame.f_code.co_filename}:{frame.f_lineno} in {frame.f_code.co_name}",
+                    file=out,
+                )
+            coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+            if coro is not None and not hasattr(coro, "cr_frame") and not hasattr(coro, "gi_frame"):
+                print(f"  awaiting {coro!r}"[:300], file=out)
+                break
     return out.getvalue()
 
 
