@@ -71,8 +71,13 @@ async def test_a_token_telegram_refuses_is_a_clear_error(tmp_path) -> None:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", cwd=ROOT, env=env, stderr=asyncio.subprocess.PIPE
         )
-        async with asyncio.timeout(60):
-            _, err = await proc.communicate()
+        try:
+            async with asyncio.timeout(60):
+                _, err = await proc.communicate()
+        finally:
+            if proc.returncode is None:  # still running: no bot may outlive its test
+                proc.kill()
+                await proc.wait()
     assert proc.returncode == 2, err.decode()
     assert "BOT_TOKEN" in err.decode() and "Unauthorized" in err.decode()
     assert "Traceback" not in err.decode()
