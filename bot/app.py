@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -184,12 +184,12 @@ class App:
         cancelled; the outbox, the timers and the computer seats run alongside."""
         await self.setup()
         try:
-            self._tasks.append(asyncio.create_task(self.outbox.run()))
+            self._background(self.outbox.run())
             # The menu is a convenience: a flood wait on it must not hold up the game.
-            self._tasks.append(asyncio.create_task(self._set_commands()))
+            self._background(self._set_commands())
             await self.timers.credit_downtime()
             await self.play.resume_all()
-            self._tasks.append(asyncio.create_task(self.timers.run()))
+            self._background(self.timers.run())
             if self.settings.webhook_url:
                 await self._serve_webhook(self.settings.webhook_url)
             else:
@@ -201,6 +201,13 @@ class App:
                 await self._poll()
         finally:
             await self.shutdown()
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        """A task that lives as long as the bot; its crash is logged at once, not
+        found at the stop (a dead deadline loop would end every timeout quietly)."""
+        task = asyncio.create_task(work)
+        task.add_done_callback(_report_crash)
+        self._tasks.append(task)
 
     async def _poll(self) -> None:
         """Long polling until cancelled, then stopped through aiogram's own signal.
@@ -224,13 +231,11 @@ class App:
                     await asyncio.wait([polling])
                 finally:  # also when a second signal cuts the wait short
                     stopper.cancel()
-                    polling.cancel()  # nothing left to cancel once it has ended
-                    try:
-                        await polling
-                    except asyncio.CancelledError:
-                        pass
-                    except Exception:
-                        log.exception("long polling failed while stopping")
+                    await cancel_and_wait([polling])  # nothing to cancel once it has ended
+                    if not polling.cancelled() and polling.exception() is not None:
+                        log.error(
+                            "long polling failed while stopping", exc_info=polling.exception()
+                        )
 
     async def _stop_polling(self, polling: asyncio.Task[None]) -> None:
         try:
@@ -313,6 +318,13 @@ class App:
         await self.stop_work()  # done already when the dispatcher shut down
         await self.db.close()
         await self.bot.session.close()
+
+
+def _report_crash(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error(
+            "background task %s stopped with an error", task.get_coro(), exc_info=task.exception()
+        )
 
 
 async def until_done(what: str, call: Callable[[], Awaitable[T]]) -> T:

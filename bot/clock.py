@@ -24,7 +24,9 @@ class SystemClock:
         return time.time()
 
     async def sleep_until(self, moment: float) -> None:
-        await asyncio.sleep(max(0.0, moment - time.time()))
+        # asyncio sleeps on the monotonic clock; the wall clock may be set back meanwhile.
+        while (left := moment - time.time()) > 0:
+            await asyncio.sleep(left)
 
 
 class FakeClock:

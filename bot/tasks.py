@@ -16,6 +16,7 @@ async def cancel_and_wait(tasks: Iterable[asyncio.Task[Any]]) -> None:
     caller. The tasks' own errors were theirs to log; they are only collected.
     """
     ending = list(tasks)
+    assert asyncio.current_task() not in ending, "a task cannot wait for its own end"
     for task in ending:
         task.cancel()
     if not ending:

@@ -42,6 +42,7 @@ async def test_a_cancel_of_the_caller_while_tasks_end_reaches_the_caller(end) ->
         assert caller.result() == "ran on"
     else:
         assert caller.cancelled()
+    await asyncio.sleep(0.1)  # the helper finishes its clean-up
 
 
 async def test_errors_of_the_tasks_stay_theirs() -> None:
