@@ -230,8 +230,7 @@ class App:
                 try:
                     await asyncio.wait([polling])
                 finally:  # also when a second signal cuts the wait short
-                    stopper.cancel()
-                    await cancel_and_wait([polling])  # nothing to cancel once it has ended
+                    await cancel_and_wait([stopper, polling])  # no-ops once they have ended
                     if not polling.cancelled() and polling.exception() is not None:
                         log.error(
                             "long polling failed while stopping", exc_info=polling.exception()

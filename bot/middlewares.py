@@ -15,6 +15,8 @@ from aiogram import BaseMiddleware
 from aiogram.types import CallbackQuery, TelegramObject
 from aiogram_i18n import I18nContext
 
+from bot.tasks import cancel_and_wait
+
 
 class ThrottlePresses(BaseMiddleware):
     """At most ``limit`` presses per ``window`` seconds per user."""
@@ -87,8 +89,5 @@ class InFlight(BaseMiddleware):
             async with asyncio.timeout(timeout):
                 await self._idle.wait()
         left = list(self._tasks)
-        for task in left:
-            task.cancel()
-        if left:
-            await asyncio.wait(left, timeout=1.0)
+        await cancel_and_wait(left, timeout=1.0)
         return len(left)

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from typing import Any
 
 
-async def cancel_and_wait(tasks: Iterable[asyncio.Task[Any]]) -> None:
-    """Cancel the tasks and wait until every one has ended.
+async def cancel_and_wait(tasks: Iterable[asyncio.Task[Any]], timeout: float | None = None) -> None:
+    """Cancel the tasks and wait until every one has ended (or ``timeout`` is up).
 
     Not ``await task`` under ``suppress(CancelledError)``: a cancellation of the
     caller landing meanwhile is taken for the task's own and swallowed, and the
@@ -21,7 +21,7 @@ async def cancel_and_wait(tasks: Iterable[asyncio.Task[Any]]) -> None:
         task.cancel()
     if not ending:
         return
-    await asyncio.wait(ending)
+    await asyncio.wait(ending, timeout=timeout)
     for task in ending:
-        if not task.cancelled():
+        if task.done() and not task.cancelled():
             task.exception()  # collected: no "exception was never retrieved"

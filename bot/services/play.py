@@ -521,8 +521,7 @@ class PlayService:
             level = logging.WARNING if d["shared"] or d["rules"] else logging.INFO
             log.log(level, "computer decisions: %s", self._decisions_summary())
         self._stopped = True
-        runners = list(self._runners.values())
-        await cancel_and_wait(runners)
+        await cancel_and_wait(self._runners.values())  # none is added now: _stopped
         self._runners.clear()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
