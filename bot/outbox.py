@@ -134,7 +134,11 @@ def _markup_json(reply_markup: Markup) -> dict[str, Any] | None:
 
 
 def _payload(
-    text: str, reply_markup: Markup, parse_mode: str | None, disable_notification: bool
+    text: str,
+    reply_markup: Markup,
+    parse_mode: str | None,
+    disable_notification: bool,
+    reply_to: int | None = None,
 ) -> str:
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text)}")
@@ -144,6 +148,10 @@ def _payload(
         data["reply_markup"] = markup
     if disable_notification:
         data["disable_notification"] = True
+    if reply_to is not None:
+        if isinstance(reply_to, bool) or not isinstance(reply_to, int):
+            raise TypeError(f"reply_to must be a message id, not {type(reply_to)}")
+        data["reply_to"] = reply_to
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -193,9 +201,14 @@ async def enqueue_send(
     *,
     disable_notification: bool = False,
     not_before: float = 0.0,
+    reply_to: int | None = None,
 ) -> None:
-    """Queue a new message; with ``key`` its id is remembered so later puts edit it."""
-    payload = _payload(text, reply_markup, parse_mode, disable_notification)
+    """Queue a new message; with ``key`` its id is remembered so later puts edit it.
+
+    ``reply_to``: the id of the message (in this chat) it answers; should that
+    message be gone by then, it is sent as a plain message.
+    """
+    payload = _payload(text, reply_markup, parse_mode, disable_notification, reply_to)
     await _insert(conn, chat_id, SEND, key, payload, not_before)
 
 
@@ -748,6 +761,14 @@ class Outbox:
             model = SendMessage
             if data.get("disable_notification"):
                 body["disable_notification"] = True
+            reply_to = data.get("reply_to")
+            if reply_to is not None:
+                if isinstance(reply_to, bool) or not isinstance(reply_to, int):
+                    raise TypeError("reply_to must be a message id")
+                body["reply_parameters"] = {
+                    "message_id": reply_to,
+                    "allow_sending_without_reply": True,
+                }
         text = data["text"]
         if not isinstance(text, str):
             raise TypeError("text must be a string")

@@ -720,3 +720,28 @@ async def test_enqueue_is_part_of_the_callers_transaction(db: Database) -> None:
             await enqueue_send(conn, GROUP, "move announced")
             raise RuntimeError("the move was illegal")
     assert await statuses(db) == {}
+
+
+async def test_send_can_reply_to_a_message(
+    db: Database, bot: Bot, fake: FakeTelegram, ftime: FakeTime
+) -> None:
+    """A command's answer quotes the command; a command deleted meanwhile is no obstacle."""
+    command = (await fake.send_text(fake.users[ALICE], GROUP, "/newgame"))["message_id"]
+    outbox = make_outbox(db, bot, ftime)
+    async with db.tx() as conn:
+        await enqueue_send(conn, GROUP, "a table is open", reply_to=command)
+        await enqueue_send(conn, GROUP, "to a vanished command", reply_to=999)
+    async with running(outbox):
+        await outbox.drain()
+    answer, orphan = fake.chat_messages(GROUP)
+    assert answer.text == "a table is open"
+    assert answer.reply_to is not None and answer.reply_to.message_id == command
+    assert orphan.text == "to a vanished command" and orphan.reply_to is None
+    assert await statuses(db) == {"sent": 2}
+
+
+async def test_reply_to_must_be_a_message_id(db: Database) -> None:
+    with pytest.raises(TypeError):
+        async with db.tx() as conn:
+            await enqueue_send(conn, GROUP, "x", reply_to="12")  # type: ignore[arg-type]
+    assert await statuses(db) == {}
