@@ -81,6 +81,15 @@ def deal_from_seed(seed: int, hand_no: int, players: int) -> list[list[int]]:
     return [sorted(cards[i * size : (i + 1) * size]) for i in range(players)]
 
 
+# Fast path: the cards that beat card ``w`` on the table (higher in its suit,
+# or any spade over a side suit), and the lowest spade.
+_FIRST_SPADE = SPADES * 13
+_BEATS = tuple(
+    (SUIT_MASKS[w // 13] & ~((2 << w) - 1)) | (0 if w // 13 == SPADES else SUIT_MASKS[SPADES])
+    for w in range(52)
+)
+
+
 class Game:
     """Full state of one game. Use ``legal_actions`` / ``apply_action``."""
 
@@ -306,30 +315,24 @@ class Game:
         self.hands[seat] &= ~(1 << c)
         self.actions.append(c)
         trick = self.trick
-        if not trick:
+        if not trick or _BEATS[self.win_card] >> c & 1:
             self.win_card = c
             self.win_seat = seat
-            if c // 13 == SPADES:
-                self.spades_broken = True
-        else:
-            w = self.win_card
-            cs = c // 13
-            ws = w // 13
-            if (cs == ws and c > w) or (cs == SPADES and ws != SPADES):
-                self.win_card = c
-                self.win_seat = seat
-            if cs == SPADES:
-                self.spades_broken = True
+        if c >= _FIRST_SPADE:
+            self.spades_broken = True
         trick.append(c)
-        if len(trick) < self.n:
-            self.to_move = (seat + 1) % self.n
+        n = self.n
+        if len(trick) < n:
+            seat += 1
+            self.to_move = 0 if seat == n else seat
             return
         winner = self.win_seat
         self.tricks_won[winner] += 1
-        self.tricks.append((self.trick_leader, trick, winner))
+        tricks = self.tricks
+        tricks.append((self.trick_leader, trick, winner))
         self.trick = []
         self.trick_leader = self.to_move = winner
-        if len(self.tricks) == self.hand_size:
+        if len(tricks) == self.hand_size:
             self._finish_hand()
 
     def _finish_hand(self) -> None:
