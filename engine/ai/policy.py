@@ -15,7 +15,6 @@ from engine.game import BID, BIDDING, BLIND, EXCHANGE, PLAY, Game
 SM = SUIT_MASKS
 SPADE_MASK = SM[SPADES]
 SIDE_MASK = SM[0] | SM[1] | SM[2]
-ALL = (1 << 52) - 1
 RANK_OF = tuple(c % 13 for c in range(52))
 ABOVE = tuple(SM[c // 13] & ~((2 << c) - 1) for c in range(52))  # same suit, higher
 BELOW = tuple(SM[c // 13] & ((1 << c) - 1) for c in range(52))  # same suit, lower
@@ -161,10 +160,11 @@ def want_blind(g: Game, seat: int) -> bool:
     return deficit >= need and desperate
 
 
-def choose_bid(g: Game, seat: int, aggression: float = 0.0) -> int:
-    """A bid action from the hand, the position, the bids so far and the score."""
+def choose_bid(g: Game, seat: int, aggression: float = 0.0, blind_ok: bool = True) -> int:
+    """A bid action from the hand, the position, the bids so far and the score
+    (``blind_ok`` false: the bid of a seat that has looked at its cards)."""
     legal = g.legal_actions()
-    if BLIND in legal and want_blind(g, seat):
+    if blind_ok and BLIND in legal and want_blind(g, seat):
         return BLIND
     allowed = [a - BID for a in legal if a != BLIND]
     n = g.n
@@ -213,25 +213,26 @@ def choose_bid(g: Game, seat: int, aggression: float = 0.0) -> int:
     return BID + best
 
 
-def choose_exchange(g: Game, seat: int) -> int:
-    """Club blind nil: the declarer passes its most dangerous cards, the partner its lowest."""
+def exchange_order(g: Game, seat: int) -> list[int]:
+    """Club blind nil: the cards left to pass, best first. The declarer passes its
+    most dangerous cards, the partner its lowest."""
     hand = g.hands[seat] & ~sum(1 << c for c in g.exchange_pick)
-    giver, _taker = g.exchange_queue[0]
     declarer = g.blind[seat]
-    best = -1
-    best_key = None
-    for c in cards(hand):
+
+    def key(c: int) -> float:
         r = c % 13
         sp = c // 13 == SPADES
+        length = (hand & SM[c // 13]).bit_count()
         if declarer:
-            key = r + (5 if sp else 0) + (3 if (hand & SM[c // 13]).bit_count() <= 2 else 0)
-        else:
-            # Low cards help the nil: no spade, prefer the longest suits.
-            key = -(r + (6 if sp else 0)) + 0.1 * (hand & SM[c // 13]).bit_count()
-        if best_key is None or key > best_key:
-            best, best_key = c, key
-    assert giver == seat
-    return best
+            return r + (5 if sp else 0) + (3 if length <= 2 else 0)
+        # Low cards help the nil: no spade, prefer the longest suits.
+        return -(r + (6 if sp else 0)) + 0.1 * length
+
+    return sorted(cards(hand), key=lambda c: (-key(c), c))
+
+
+def choose_exchange(g: Game, seat: int) -> int:
+    return exchange_order(g, seat)[0]
 
 
 # ------------------------------------------------------------------- play
@@ -285,14 +286,14 @@ def _discard(hand: int, dump_high: bool) -> int:
                 if key > best_key:
                     best, best_key = c, key
         return best
-    best, best_key = -1, None
+    best, low_key = -1, 99
     for suit in range(3):
         m = side & SM[suit]
         if m:
             c = low(m)
             key = RANK_OF[c] + 2 * m.bit_count()
-            if best_key is None or key < best_key:
-                best, best_key = c, key
+            if key < low_key:
+                best, low_key = c, key
     return best
 
 
@@ -516,16 +517,16 @@ def _lead(
     side = legal & SIDE_MASK
     if side:
         # Low from the shortest side suit (to ruff later), unless it is a lone honour.
-        best, best_key = -1, None
+        lead, lead_key = -1, None
         for suit in range(3):
             m = side & SM[suit]
             if not m:
                 continue
             c = low(m)
-            key = (RANK_OF[c] >= J and m.bit_count() <= 2, m.bit_count(), RANK_OF[c])
-            if best_key is None or key < best_key:
-                best, best_key = c, key
-        return best
+            k = (RANK_OF[c] >= J and m.bit_count() <= 2, m.bit_count(), RANK_OF[c])
+            if lead_key is None or k < lead_key:
+                lead, lead_key = c, k
+        return lead
     return low(legal)
 
 
@@ -541,17 +542,3 @@ def choose(g: Game, seat: int | None = None, aggression: float = 0.0) -> int:
     if g.phase == EXCHANGE:
         return choose_exchange(g, seat)
     raise ValueError("no decision in phase " + g.phase)
-
-
-def playout(g: Game) -> None:
-    """Finish the current hand with the rule policy for every seat (in place)."""
-    while True:
-        p = g.phase
-        if p == PLAY:
-            g.play_unchecked(choose_card(g, g.to_move))
-        elif p == BIDDING:
-            g.apply_action(choose_bid(g, g.to_move))
-        elif p == EXCHANGE:
-            g.apply_action(choose_exchange(g, g.to_move))
-        else:
-            return

@@ -20,7 +20,7 @@ from typing import Any
 from engine.ai.knowledge import deal_out, popcount, trick_facts
 from engine.cards import CardParseError, card_str, deck, mask_of, parse_card
 from engine.errors import EngineError
-from engine.game import BIDDING, DEAL, EXCHANGE, OVER, PLAY, Game, action_to_json
+from engine.game import DEAL, EXCHANGE, OVER, Game, action_to_json
 from engine.replay import ReplayError, load_game, record_of, run_hand
 from engine.view import View, view
 
@@ -129,12 +129,9 @@ def _imagine_hand(game: Game, hand: dict[str, Any], known: dict[int, list[int]])
         post[s] = fixed[s] | played_by[s] | got_cards[s]
     # Backwards through the exchange to the dealt hands; imagine hidden passes.
     done: list[dict[str, Any]] = []
-    for giver, taker, got in reversed(passes):
-        m = mask_of(got) if got is not None else 0
-        if got is None:
-            two = [c for c in range(52) if post[taker] >> c & 1][:2]
-            m = mask_of(two)
-            got = two
+    for giver, taker, passed in reversed(passes):
+        got = passed if passed is not None else [c for c in range(52) if post[taker] >> c & 1][:2]
+        m = mask_of(got)
         if post[taker] & m != m:
             raise RequestError("bad_exchange", "the exchange does not match the cards held")
         post[taker] &= ~m
@@ -244,5 +241,3 @@ def own_view(req: Any) -> View:
 
 
 __all__ = ["RequestError", "answer", "game_from_request", "own_view", "request_for"]
-
-_ = (BIDDING, PLAY)
