@@ -34,7 +34,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import aiohttp
-import aiosqlite
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.exceptions import (
@@ -63,7 +62,7 @@ from aiogram.methods.base import Response
 from aiogram.types import InlineKeyboardMarkup, Message
 
 from bot.config import Settings
-from bot.storage.db import Database, defer
+from bot.storage.db import Conn, Database, defer
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +155,7 @@ def _payload(
 
 
 async def _insert(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     chat_id: int,
     op: str,
     key: str | None,
@@ -172,7 +171,7 @@ async def _insert(
 
 
 async def enqueue_put(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     chat_id: int,
     key: str,
     text: str,
@@ -192,7 +191,7 @@ async def enqueue_put(
 
 
 async def enqueue_send(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     chat_id: int,
     text: str,
     reply_markup: Markup = None,
@@ -212,14 +211,12 @@ async def enqueue_send(
     await _insert(conn, chat_id, SEND, key, payload, not_before)
 
 
-async def enqueue_delete(
-    conn: aiosqlite.Connection, chat_id: int, key: str, *, not_before: float = 0.0
-) -> None:
+async def enqueue_delete(conn: Conn, chat_id: int, key: str, *, not_before: float = 0.0) -> None:
     """Queue deleting the message remembered under ``key`` (a no-op if none is)."""
     await _insert(conn, chat_id, DELETE, key, "{}", not_before)
 
 
-async def forget_key(conn: aiosqlite.Connection, key: str) -> None:
+async def forget_key(conn: Conn, key: str) -> None:
     """Forget the message under ``key``: the next put sends a fresh message."""
     await defer(conn, "DELETE FROM messages WHERE key = ?", (key,))
 

@@ -10,8 +10,6 @@ import html
 import logging
 from functools import partial
 
-import aiosqlite
-
 from bot.i18n import esc
 from bot.model import LiveTable
 from bot.outbox import enqueue_put, enqueue_send
@@ -20,6 +18,7 @@ from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.storage import repo
+from bot.storage.db import Conn
 from bot.views.club import KINDS, afterword_message
 from engine.scoring import side_of
 
@@ -41,7 +40,7 @@ class ClubService:
         play.finish_hooks.append(self.game_finished)
 
     # ------------------------------------------------------ game end
-    async def game_finished(self, conn: aiosqlite.Connection, live: LiveTable) -> None:
+    async def game_finished(self, conn: Conn, live: LiveTable) -> None:
         """Inside the transaction that ends the game: partners' record and the afterword."""
         g = live.game
         assert g is not None and live.game_id is not None
@@ -62,9 +61,7 @@ class ClubService:
             text, markup = afterword_message(self.reg.tr_group(live), live, [], open_=True)
             await enqueue_send(conn, live.chat_id, text, markup, key=afterword_key(live.game_id))
 
-    async def _announce_partners(
-        self, conn: aiosqlite.Connection, live: LiveTable, a: int, b: int
-    ) -> None:
+    async def _announce_partners(self, conn: Conn, live: LiveTable, a: int, b: int) -> None:
         tr = self.reg.tr_group(live)
         names = {uid: esc(live.names.get(uid, "")) for uid in (a, b)}
         await render.group_note(conn, live, tr("partners-new", a=names[a], b=names[b]))

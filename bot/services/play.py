@@ -19,8 +19,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-import aiosqlite
-
 from bot.i18n import esc
 from bot.model import LiveTable, rules_to_json
 from bot.outbox import enqueue_send
@@ -31,6 +29,7 @@ from bot.services.live import Registry
 from bot.services.stats import game_results
 from bot.services.thinking import RULE_PLAYER, search_budget, worker_pool
 from bot.storage import repo
+from bot.storage.db import Conn
 from bot.tasks import cancel_and_wait
 from bot.views.common import duration, player_name
 from bot.views.hand import blind_pending
@@ -42,7 +41,7 @@ from engine.game import EXCHANGE
 log = logging.getLogger(__name__)
 
 Chooser = Callable[..., int]
-Extra = Callable[[aiosqlite.Connection], Awaitable[None]]
+Extra = Callable[[Conn], Awaitable[None]]
 
 
 def _default_chooser() -> Chooser:
@@ -74,7 +73,7 @@ class PlayService:
         # Called after every committed change: wakes the outbox and the deadline loop.
         self.on_change: Callable[[], None] = self.ctx.outbox.wake
         # Run inside the transaction that ends a game (the club's afterword, records).
-        self.finish_hooks: list[Callable[[aiosqlite.Connection, LiveTable], Awaitable[None]]] = []
+        self.finish_hooks: list[Callable[[Conn, LiveTable], Awaitable[None]]] = []
 
     @property
     def chooser(self) -> Chooser:
@@ -268,7 +267,7 @@ class PlayService:
         if live.status == "finished":
             self.reg.forget(live.table_id)
 
-    async def _finish(self, conn: aiosqlite.Connection, live: LiveTable) -> None:
+    async def _finish(self, conn: Conn, live: LiveTable) -> None:
         g = live.game
         assert g is not None and live.game_id is not None
         await repo.end_game(conn, live.game_id, "finished", g.winner, json.dumps(g.totals))
@@ -280,7 +279,7 @@ class PlayService:
         for hook in self.finish_hooks:
             await hook(conn, live)
 
-    async def schedule(self, conn: aiosqlite.Connection, live: LiveTable) -> None:
+    async def schedule(self, conn: Conn, live: LiveTable) -> None:
         """The deadline of whoever must move now; none while the computer moves."""
         g = live.game
         assert g is not None and live.game_id is not None
@@ -357,7 +356,7 @@ class PlayService:
         missed = live.timeouts.get(seat, 0) + 1
         uid = live.seats[seat]
 
-        async def notes(conn: aiosqlite.Connection) -> None:
+        async def notes(conn: Conn) -> None:
             tr = self.reg.tr_group(live)
             name = player_name(tr, live, seat)
             live.timeouts[seat] = missed

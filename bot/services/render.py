@@ -6,7 +6,6 @@ each hand gets one private message per player, edited as the hand goes on.
 
 from __future__ import annotations
 
-import aiosqlite
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import BackCb
@@ -14,6 +13,7 @@ from bot.model import LiveTable
 from bot.outbox import enqueue_delete, enqueue_put, enqueue_send
 from bot.pace import is_daily
 from bot.services.live import Registry
+from bot.storage.db import Conn
 from bot.views.common import Tr
 from bot.views.hand import hand_message
 from bot.views.results import hand_result
@@ -29,9 +29,7 @@ def hand_key(live: LiveTable, seat: int) -> str:
     return f"hand:{live.game_id}:{live.game.hand_no}:{seat}"
 
 
-async def table_message(
-    conn: aiosqlite.Connection, reg: Registry, live: LiveTable, options: bool = False
-) -> None:
+async def table_message(conn: Conn, reg: Registry, live: LiveTable, options: bool = False) -> None:
     tr = reg.tr_group(live)
     if live.game is not None and live.status != "open":
         text, markup = game_table(tr, live, reg.ctx.clock.now())
@@ -43,7 +41,7 @@ async def table_message(
 
 
 async def hands(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     reg: Registry,
     live: LiveTable,
     new_hand: bool = False,
@@ -83,7 +81,7 @@ def back_keyboard(tr: Tr, live: LiveTable) -> InlineKeyboardMarkup:
 
 
 async def closed_hands(
-    conn: aiosqlite.Connection, reg: Registry, live: LiveTable, hand_no: int, line: dict
+    conn: Conn, reg: Registry, live: LiveTable, hand_no: int, line: dict
 ) -> None:
     """The finished hand's private messages keep its result, without buttons."""
     for seat, uid in live.humans():
@@ -94,5 +92,5 @@ async def closed_hands(
         await enqueue_put(conn, uid, key, hand_result(tr, live, line))
 
 
-async def group_note(conn: aiosqlite.Connection, live: LiveTable, text: str) -> None:
+async def group_note(conn: Conn, live: LiveTable, text: str) -> None:
     await enqueue_send(conn, live.chat_id, text, disable_notification=True)

@@ -7,8 +7,6 @@ import dataclasses
 import logging
 from dataclasses import dataclass
 
-import aiosqlite
-
 from bot.i18n import esc
 from bot.model import LiveTable, rules_to_json
 from bot.outbox import enqueue_put, enqueue_send, forget_key
@@ -18,6 +16,7 @@ from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.storage import repo
+from bot.storage.db import Conn
 from bot.views.table import OPTION_VALUES
 from engine import EngineError
 from engine.rules import PRESETS
@@ -357,7 +356,7 @@ class TableService:
             log.info("table %s resumed in chat %s", live.table_id, chat_id)
             self.play.kick(live.table_id)
 
-    async def _tell_players(self, conn: aiosqlite.Connection, live: LiveTable, key: str) -> None:
+    async def _tell_players(self, conn: Conn, live: LiveTable, key: str) -> None:
         """A private line to each seated person who can receive it."""
         for seat, uid in live.humans():
             if seat not in live.blocked:

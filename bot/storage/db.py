@@ -1,4 +1,5 @@
-"""One aiosqlite connection shared by the whole bot, with serialised transactions.
+"""SQLite for the whole bot: one writing connection and one reading connection,
+each on a thread of its own, with serialised transactions and group commit.
 
 Durability: the database runs in WAL mode with ``synchronous=NORMAL``. A
 ``COMMIT`` then returns only after the transaction has been written into the
@@ -9,45 +10,57 @@ nothing. Only a power cut or kernel crash before the next checkpoint's
 our requirement, so NORMAL is enough and avoids an ``fsync`` per move; pass
 ``synchronous="FULL"`` to :meth:`Database.open` to also survive power loss.
 
-Concurrency: coroutines share one connection, so two of them must never be
-inside a transaction at the same time. An ``asyncio.Lock`` serialises
-:meth:`Database.tx` and the single-statement helpers. Another *process*
+Threads: each connection has exactly one thread (:class:`_Worker`) that runs
+the functions sent to it, in the order they were sent; nothing else touches
+the connection. The module owns these threads rather than using aiosqlite:
+aiosqlite's public API costs a trip to its thread per statement (two for
+``async with conn.execute(...)``) and offers no way to run a function of ours
+on its thread, and the group commit below (several transactions in one trip,
+each in a savepoint of its own) is exactly such a function.
+
+Concurrency: coroutines share one writing connection, so two of them must
+never be inside a transaction at the same time. An ``asyncio.Lock``
+serialises the transactions of several trips (:meth:`Database.tx` whose body
+reads); one-trip transactions go through the group commit. Another *process*
 holding the write lock is waited out: SQLite's ``busy_timeout`` first, then
 retries with backoff for up to ``lock_wait`` seconds, so a few seconds of
 external locking (a backup, ``sqlite3`` in a shell) never loses a move.
 
-Throughput: every ``await`` on aiosqlite is a round trip to its thread, and a
-transaction holds the lock across all of its round trips, so under load the
+One process per database: :meth:`Database.open` takes an exclusive ``flock``
+on ``<database>.lock`` and holds it until :meth:`Database.close`; the kernel
+drops it when the process dies (``kill -9`` too). A second bot on the same
+file gets :class:`DatabaseInUseError` instead of answering every update again.
+
+Throughput: every trip to the writer's thread is a hand-off between threads,
+and a transaction holds the lock across all of its trips, so under load the
 time spent inside the lock is what limits moves per second. So a transaction
-(:class:`Tx`) takes the lock only at its first trip: writes whose result
+(:class:`Conn`) takes the lock only at its first trip: writes whose result
 nobody reads (:func:`defer`) are kept until then, and a move, which only
 writes, becomes one trip (``BEGIN IMMEDIATE``, its rows, ``COMMIT``) after
-all of its rendering is done. Reads outside transactions use a second
-connection of their own, which in WAL mode sees every committed transaction
-and needs no lock.
+all of its rendering is done. Reads outside transactions use the second
+connection, which in WAL mode sees every committed transaction and needs no
+lock.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import logging
+import os
+import queue
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
-
-import aiosqlite
+from urllib.parse import parse_qs, unquote, urlsplit
 
 log = logging.getLogger(__name__)
 
-# aiosqlite logs every statement *with its parameters* at DEBUG, and outbox
-# payloads hold players' hidden cards: keep it quiet even when LOG_LEVEL=DEBUG.
-_aiosqlite_log = logging.getLogger("aiosqlite")
-if _aiosqlite_log.level == logging.NOTSET:
-    _aiosqlite_log.setLevel(logging.INFO)
-
-Args = Iterable[Any] | dict[str, Any]
+Args = Sequence[Any] | Mapping[str, Any]
 T = TypeVar("T")
 
 _BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
@@ -57,6 +70,16 @@ class DatabaseBusyError(sqlite3.OperationalError):
     """Another process kept the database locked for longer than we are willing to wait."""
 
 
+class DatabaseInUseError(RuntimeError):
+    """Another process has this database open: one bot, one process, one database."""
+
+    def __init__(self, path: str, holder: str) -> None:
+        self.path = path
+        self.holder = holder  # the other process's id, as it wrote it ('' if unknown)
+        who = f"process {holder}" if holder else "another process"
+        super().__init__(f"database {path} is already in use by {who}")
+
+
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
     code = getattr(exc, "sqlite_errorcode", None)
     if code is not None:
@@ -64,19 +87,162 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
     return "locked" in str(exc) or "busy" in str(exc)
 
 
-async def on_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
-    """Run ``fn(raw_sqlite3_connection, *args)`` on the connection's own thread.
+# ------------------------------------------------------------ the threads
+_Job = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
 
-    Every ``await`` on aiosqlite is a round trip to its worker thread (and
-    ``async with conn.execute(...)`` costs two: the statement and closing the
-    cursor). Under load those hand-offs, each waiting for the GIL, were most of
-    a move's database time; doing a few statements in one function makes them
-    one hop. ``aiosqlite.Connection._execute`` is the library's own queueing
-    primitive (aiosqlite is pinned in pyproject.toml).
+
+def _deliver(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    """On the event loop: a job's outcome to whoever still waits for it."""
+    if future.done():  # the caller was cancelled; the job ran all the same
+        return
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
+
+
+class _Worker:
+    """One sqlite3 connection and the one thread that ever uses it.
+
+    :meth:`run` queues ``fn(connection, *args)`` at once (not at the first
+    ``await``), and the thread runs jobs strictly in that order; a caller that
+    stops waiting (cancelled) does not take its job back. So a ``ROLLBACK``
+    sent after a statement whose caller was cancelled still runs after it.
     """
-    return await conn._execute(fn, conn._conn, *args)
+
+    def __init__(self, name: str, connect: Callable[[], sqlite3.Connection]) -> None:
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._stopped = False
+        # A daemon: a process that ends without close() must not hang on it;
+        # every commit is in the WAL by the time its caller hears of it.
+        self._thread = threading.Thread(target=self._serve, args=(connect,), name=name, daemon=True)
+        self._thread.start()
+
+    @classmethod
+    async def start(cls, name: str, connect: Callable[[], sqlite3.Connection]) -> _Worker:
+        """A worker whose connection is open (an error opening it is raised here)."""
+        worker = cls(name, connect)
+        try:
+            await worker.run(_nothing)
+        except BaseException:
+            worker.stop()
+            raise
+        return worker
+
+    def run(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """``fn(connection, *args)`` on the thread; await the result."""
+        if self._stopped:
+            raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._jobs.put((fn, args, future))
+        return future
+
+    async def close(self) -> None:
+        """Close the connection after the jobs already queued, and end the thread."""
+        try:
+            await self.run(_close)
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        """End the thread after the jobs already queued (it closes the connection)."""
+        if not self._stopped:
+            self._stopped = True
+            self._jobs.put(None)
+
+    def _serve(self, connect: Callable[[], sqlite3.Connection]) -> None:
+        raw: sqlite3.Connection | None = None
+        failure: BaseException | None = None
+        try:
+            raw = connect()
+        except BaseException as exc:
+            failure = exc  # every job learns it
+        try:
+            while (job := self._jobs.get()) is not None:
+                fn, args, future = job
+                ok = False
+                value: Any = failure
+                if raw is not None:
+                    try:
+                        value = fn(raw, *args)
+                        ok = True
+                    except BaseException as exc:
+                        value = exc
+                # RuntimeError: the event loop is closed, nobody is waiting.
+                with contextlib.suppress(RuntimeError):
+                    future.get_loop().call_soon_threadsafe(_deliver, future, ok, value)
+                del job, fn, args, future, value  # hold nothing while idle
+        finally:
+            if raw is not None:
+                raw.close()
 
 
+def _nothing(raw: sqlite3.Connection) -> None:
+    pass
+
+
+def _close(raw: sqlite3.Connection) -> None:
+    raw.close()
+
+
+def _connector(path: str, timeout: float) -> Callable[[], sqlite3.Connection]:
+    def connect() -> sqlite3.Connection:
+        raw = sqlite3.connect(path, isolation_level=None, timeout=timeout)
+        raw.row_factory = sqlite3.Row
+        return raw
+
+    return connect
+
+
+# ------------------------------------------------- one process per file
+def _database_file(path: str) -> Path | None:
+    """The file behind a database name; None for an in-memory database."""
+    if path in ("", ":memory:"):
+        return None
+    if not path.startswith("file:"):
+        return Path(path)
+    uri = urlsplit(path)
+    if "memory" in parse_qs(uri.query).get("mode", []) or uri.path in ("", ":memory:"):
+        return None
+    return Path(unquote(uri.path))
+
+
+class _ProcessLock:
+    """An exclusive ``flock`` on ``<database>.lock``, held while the database is open.
+
+    A lock file of its own, not the database file: SQLite's POSIX locks on a
+    file are all dropped when the process closes *any* descriptor of it. The
+    file stays behind (removing it would race with the next start); it holds
+    the id of the process that last took the lock, for the error message.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    @classmethod
+    def take(cls, database: Path, name: str) -> _ProcessLock:
+        real = Path(os.path.realpath(database))
+        fd = os.open(real.with_name(real.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip()
+            os.close(fd)
+            raise DatabaseInUseError(name, holder) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        return cls(fd)
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)  # closing the descriptor drops the lock
+            self._fd = -1
+
+
+# --------------------------------------------- run on the writer's thread
 class _FailedInTx(Exception):
     """An error raised after ``BEGIN`` succeeded: the transaction is open, no retry."""
 
@@ -88,39 +254,37 @@ class _FailedInTx(Exception):
 Pending = list[tuple[str, Args]]
 
 
+def _execute(raw: sqlite3.Connection, sql: str, args: Args = ()) -> None:
+    raw.execute(sql, args).close()
+
+
 def _run_pending(raw: sqlite3.Connection, pending: Pending) -> None:
     for sql, args in pending:
         raw.execute(sql, args).close()
 
 
 def _after_pending(
-    raw: sqlite3.Connection,
-    pending: Pending,
-    fn: Callable[..., T],
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any],
+    raw: sqlite3.Connection, pending: Pending, fn: Callable[..., T], args: tuple[Any, ...]
 ) -> T:
     _run_pending(raw, pending)
-    return fn(*args, **kwargs)
+    return fn(raw, *args)
 
 
 def _begin_then(
-    raw: sqlite3.Connection,
-    pending: Pending,
-    fn: Callable[..., T],
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any],
+    raw: sqlite3.Connection, pending: Pending, fn: Callable[..., T], args: tuple[Any, ...]
 ) -> T:
     """``BEGIN IMMEDIATE`` (a busy database raises here, before anything is
     done, so it can be retried), the deferred writes, then ``fn``."""
     raw.execute("BEGIN IMMEDIATE")
     try:
-        return _after_pending(raw, pending, fn, args, kwargs)
+        return _after_pending(raw, pending, fn, args)
     except BaseException as exc:
         raise _FailedInTx(exc) from None
 
 
-def _commit(raw: sqlite3.Connection) -> bool:
+def _flush_and_commit(raw: sqlite3.Connection, pending: Pending) -> bool:
+    """The deferred writes, then COMMIT; False if only the COMMIT found the database busy."""
+    _run_pending(raw, pending)
     try:
         raw.execute("COMMIT")
     except sqlite3.OperationalError as exc:
@@ -130,70 +294,11 @@ def _commit(raw: sqlite3.Connection) -> bool:
     return True
 
 
-def _flush_and_commit(raw: sqlite3.Connection, pending: Pending) -> bool:
-    """The deferred writes, then COMMIT; False if only the COMMIT found the database busy."""
-    _run_pending(raw, pending)
-    return _commit(raw)
-
-
-class Tx(aiosqlite.Connection):
-    """One transaction's handle on the writing connection (what ``db.tx()`` yields).
-
-    It starts for real at its first trip to the database thread: the lock is
-    taken and ``BEGIN IMMEDIATE`` goes out together with the deferred writes
-    and the first statement. Up to then nothing of it is in the database, so
-    its isolation is that of a transaction begun at that first trip.
-    """
-
-    def __init__(self, db: Database) -> None:  # noqa: D107 - no thread of its own
-        self._db = db
-        self._connection = None  # aiosqlite's __del__ looks at it
-        self._iter_chunk_size = 64  # its cursors too
-        self.deferred: Pending = []
-        self.locked = False  # holds the database lock (and maybe an open transaction)
-        self.begun = False  # BEGIN certainly went through
-
-    @property
-    def _conn(self) -> sqlite3.Connection:
-        return self._db._conn._conn
-
-    async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        writer = self._db._conn
-        pending, self.deferred = self.deferred, []
-        if self.begun:
-            return await writer._execute(_after_pending, self._conn, pending, fn, args, kwargs)
-        await self._db._acquire(self)
-        try:
-            result = await self._db._retry_busy(
-                lambda: writer._execute(_begin_then, self._conn, pending, fn, args, kwargs)
-            )
-        except _FailedInTx as failed:
-            self.begun = True
-            raise failed.exc from None
-        self.begun = True
-        return result
-
-    async def _finish(self) -> None:
-        """Commit. A transaction that only wrote is one trip and needs no lock."""
-        pending, self.deferred = self.deferred, []
-        if not self.begun:
-            if pending:
-                await self._db._trip(_run_pending, pending)
-            return
-        if not await self._db._conn._execute(_flush_and_commit, self._conn, pending):
-            await self._db._retry_busy(lambda: self._db._exec("COMMIT"))
-
-    def __del__(self) -> None:  # no thread to stop
-        pass
-
-
-async def defer(conn: aiosqlite.Connection, sql: str, args: Args = ()) -> None:
-    """A write of the caller's transaction whose outcome nobody reads: sent with
-    the transaction's next trip to the database thread instead of one of its own."""
-    if isinstance(conn, Tx):
-        conn.deferred.append((sql, args))
-    else:
-        await statement(conn, sql, args)
+def _rollback(raw: sqlite3.Connection) -> None:
+    # The statement may already have ended the transaction (or the commit went
+    # through before its caller was cancelled): then there is nothing to undo.
+    if raw.in_transaction:
+        raw.execute("ROLLBACK")
 
 
 def _run_statement(raw: sqlite3.Connection, sql: str, args: Args) -> tuple[int, int]:
@@ -204,12 +309,22 @@ def _run_statement(raw: sqlite3.Connection, sql: str, args: Args) -> tuple[int, 
         cur.close()
 
 
-async def statement(conn: aiosqlite.Connection, sql: str, args: Args = ()) -> tuple[int, int]:
-    """One statement in one hop: ``(lastrowid or 0, rowcount)``."""
-    return await on_thread(conn, _run_statement, sql, args)
+def _fetchall(raw: sqlite3.Connection, sql: str, args: Args) -> list[sqlite3.Row]:
+    cur = raw.execute(sql, args)
+    try:
+        rows: list[sqlite3.Row] = cur.fetchall()
+        return rows
+    finally:
+        cur.close()
 
 
-_Item = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
+def _fetchone(raw: sqlite3.Connection, sql: str, args: Args) -> sqlite3.Row | None:
+    cur = raw.execute(sql, args)
+    try:
+        row: sqlite3.Row | None = cur.fetchone()
+        return row
+    finally:
+        cur.close()
 
 
 def _in_group(
@@ -248,38 +363,118 @@ def _in_read_tx(raw: sqlite3.Connection, fn: Callable[..., T], args: tuple[Any, 
         raw.execute("COMMIT")
 
 
-def _fetchall(raw: sqlite3.Connection, sql: str, args: Args) -> list[sqlite3.Row]:
-    cur = raw.execute(sql, args)
-    try:
-        return cur.fetchall()
-    finally:
-        cur.close()
+# ------------------------------------------------------- the transaction
+class Conn:
+    """One transaction of :meth:`Database.tx`: what its body may do.
+
+    It starts for real at its first trip to the database thread (a statement
+    whose result is awaited): the lock is taken and ``BEGIN IMMEDIATE`` goes
+    out together with the deferred writes and that statement. Up to then
+    nothing of it is in the database, so its isolation is that of a
+    transaction begun at that first trip. A transaction that only defers
+    writes never takes the lock: its writes go through the group commit.
+    """
+
+    __slots__ = ("_db", "_deferred", "_locked", "_begun", "_ended")
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._deferred: Pending = []
+        self._locked = False  # holds the database lock (and maybe an open transaction)
+        self._begun = False  # BEGIN certainly went through
+        self._ended = False
+
+    async def execute(self, sql: str, args: Args = ()) -> int:
+        """Run one statement now (after the deferred writes); the rows it changed."""
+        return (await self._run(_run_statement, sql, args))[1]
+
+    async def fetchone(self, sql: str, args: Args = ()) -> sqlite3.Row | None:
+        """The first row of a query; it sees this transaction's own writes."""
+        return await self._run(_fetchone, sql, args)
+
+    def _defer(self, sql: str, args: Args) -> None:
+        self._check_open()
+        self._deferred.append((sql, args))
+
+    def _check_open(self) -> None:
+        if self._ended:
+            raise RuntimeError("this transaction has ended: use the conn of a new db.tx()")
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(raw_connection, *args)`` on the writer's thread after the
+        deferred writes; the first such trip takes the lock and begins."""
+        self._check_open()
+        pending, self._deferred = self._deferred, []
+        db = self._db
+        if self._begun:
+            return await db._writer.run(_after_pending, pending, fn, args)
+        await db._lock.acquire()
+        self._locked = True
+        db._owner = asyncio.current_task()
+        try:
+            result: T = await db._retry_busy(lambda: db._writer.run(_begin_then, pending, fn, args))
+        except _FailedInTx as failed:
+            self._begun = True
+            raise failed.exc from None
+        self._begun = True
+        return result
+
+    async def _commit(self) -> None:
+        """A transaction that only wrote is one trip of the group commit and needs no lock."""
+        pending, self._deferred = self._deferred, []
+        self._ended = True
+        db = self._db
+        if not self._begun:
+            if pending:
+                await db._group(_run_pending, pending)
+            return
+        if not await db._writer.run(_flush_and_commit, pending):
+            await db._retry_busy(lambda: db._writer.run(_execute, "COMMIT"))
+
+    async def _abandon(self) -> None:
+        """The body (or the commit) failed: undo whatever reached the database."""
+        self._deferred = []
+        self._ended = True
+        if self._locked:
+            # Also when unsure whether BEGIN went through (cancelled mid-trip).
+            try:
+                await self._db._writer.run(_rollback)
+            except sqlite3.Error:
+                log.exception("ROLLBACK failed")
 
 
-def _connector(path: str, timeout: float) -> Callable[[], sqlite3.Connection]:
-    def connect() -> sqlite3.Connection:
-        raw = sqlite3.connect(path, isolation_level=None, timeout=timeout, check_same_thread=False)
-        raw.row_factory = sqlite3.Row
-        return raw
+async def defer(conn: Conn, sql: str, args: Args = ()) -> None:
+    """A write of the caller's transaction whose outcome nobody reads: sent with
+    the transaction's next trip to the database thread instead of one of its own."""
+    conn._defer(sql, args)
 
-    return connect
+
+async def statement(conn: Conn, sql: str, args: Args = ()) -> tuple[int, int]:
+    """One statement of the caller's transaction, now: ``(lastrowid or 0, rowcount)``."""
+    return await conn._run(_run_statement, sql, args)
+
+
+# ------------------------------------------------------------ the database
+_Item = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
 
 
 class Database:
-    """A serialised, retrying wrapper around one writing connection (and a reading one)."""
+    """A serialised, retrying front to one writing connection (and a reading one)."""
 
     def __init__(
         self,
-        conn: aiosqlite.Connection,
+        writer: _Worker,
         path: str,
         *,
         lock_wait: float = 30.0,
-        reader: aiosqlite.Connection | None = None,
+        reader: _Worker | None = None,
+        process_lock: _ProcessLock | None = None,
     ) -> None:
-        """Wrap open connections; use :meth:`open` instead, it also sets pragmas and migrates."""
-        self._conn = conn
+        """Wrap open connections; use :meth:`open` instead, it also locks, sets pragmas and migrates."""
+        self._writer = writer
         # Without a reader (an in-memory database) reads share the writer and its lock.
         self._reader = reader
+        self._process_lock = process_lock
         self.path = path
         self.lock_wait = lock_wait
         self._lock = asyncio.Lock()
@@ -302,47 +497,55 @@ class Database:
         synchronous: str = "NORMAL",
         migrate: bool = True,
     ) -> Database:
-        """Open (creating if needed) the database file, set pragmas and apply migrations."""
+        """Lock (:class:`DatabaseInUseError` if another process has it), open
+        (creating if needed) the database file, set pragmas and apply migrations."""
         path = str(path)
-        if path != ":memory:" and not path.startswith("file:"):
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"bad synchronous mode {synchronous!r}")
+        file = _database_file(path)
+        if file is not None and not path.startswith("file:"):
+            file.parent.mkdir(parents=True, exist_ok=True)
+        process_lock = _ProcessLock.take(file, path) if file is not None else None
         connect = _connector(path, busy_timeout_ms / 1000)
-        conn = await aiosqlite.Connection(connect, 64)
-        db = cls(conn, path, lock_wait=lock_wait)
+        workers: list[_Worker] = []
         try:
-            await db._exec(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-            mode = await db._retry_busy(lambda: db._pragma("PRAGMA journal_mode=WAL"))
-            if str(mode).lower() != "wal":
-                log.warning("SQLite journal_mode is %s, not WAL (database %s)", mode, path)
+            writer = await _Worker.start("sqlite-writer", connect)
+            workers.append(writer)
+            db = cls(writer, path, lock_wait=lock_wait, process_lock=process_lock)
+            await writer.run(_execute, f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+            mode = await db._retry_busy(
+                lambda: writer.run(_fetchone, "PRAGMA journal_mode=WAL", ())
+            )
+            if mode is None or str(mode[0]).lower() != "wal":
+                log.warning(
+                    "SQLite journal_mode is %s, not WAL (database %s)", mode and mode[0], path
+                )
             per_connection = (f"PRAGMA synchronous={synchronous.upper()}", "PRAGMA foreign_keys=ON")
             for pragma in per_connection:
-                await db._exec(pragma)
+                await writer.run(_execute, pragma)
             if migrate:
                 from bot.storage.migrations import apply_migrations
 
                 await apply_migrations(db)
-            if path != ":memory:" and "mode=memory" not in path:
-                db._reader = await aiosqlite.Connection(connect, 64)
-                for pragma in (f"PRAGMA busy_timeout={int(busy_timeout_ms)}", *per_connection):
-                    await statement(db._reader, pragma)
-                await statement(db._reader, "PRAGMA query_only=1")
+            if file is not None:
+                reader = await _Worker.start("sqlite-reader", connect)
+                workers.append(reader)
+                for pragma in (
+                    f"PRAGMA busy_timeout={int(busy_timeout_ms)}",
+                    *per_connection,
+                    "PRAGMA query_only=1",
+                ):
+                    await reader.run(_execute, pragma)
+                db._reader = reader
         except BaseException:
-            await conn.close()
-            if db._reader is not None:
-                await db._reader.close()
+            for worker in workers:
+                worker.stop()
+            if process_lock is not None:
+                process_lock.release()
             raise
         return db
 
-    async def _exec(self, sql: str) -> None:
-        await statement(self._conn, sql)
-
-    async def _pragma(self, sql: str) -> Any:
-        rows = list(await self._conn.execute_fetchall(sql))
-        return rows[0][0] if rows else None
-
-    async def _retry_busy(self, op: Any) -> Any:
+    async def _retry_busy(self, op: Callable[[], Awaitable[T]]) -> T:
         """Run ``op()`` until it stops failing with SQLITE_BUSY or ``lock_wait`` runs out."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.lock_wait
@@ -381,45 +584,27 @@ class Database:
             finally:
                 self._owner = None
 
-    async def _acquire(self, tx: Tx) -> None:
-        """A transaction's first trip: the lock, held until :meth:`tx` ends."""
-        await self._lock.acquire()
-        tx.locked = True
-        self._owner = asyncio.current_task()
-
-    async def _rollback(self) -> None:
-        # The statement may already have ended the transaction (or the commit
-        # went through before we were cancelled): then there is nothing to undo.
-        try:
-            await self._exec("ROLLBACK")
-        except sqlite3.OperationalError as exc:
-            if "no transaction is active" not in str(exc):
-                log.exception("ROLLBACK failed")
-
     @asynccontextmanager
-    async def tx(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def tx(self) -> AsyncIterator[Conn]:
         """A transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back (and the
         exception re-raised) if the body raises.
 
         IMMEDIATE takes the write lock up front, so a transaction never fails
-        half-way because another process started writing. See :class:`Tx`
+        half-way because another process started writing. See :class:`Conn`
         for when it actually begins.
         """
         task = self._check_reentry()
-        tx = Tx(self)
+        conn = Conn(self)
         self._in_tx.add(task)
         try:
-            yield tx
-            await tx._finish()
+            yield conn
+            await conn._commit()
         except BaseException:
-            tx.deferred = []
-            if tx.locked:
-                # Also when unsure whether BEGIN went through (cancelled mid-trip).
-                await self._rollback()
+            await conn._abandon()
             raise
         finally:
             self._in_tx.discard(task)
-            if tx.locked:
+            if conn._locked:
                 self._owner = None
                 self._lock.release()
 
@@ -435,9 +620,9 @@ class Database:
         outbox's); waits out another process's lock like :meth:`tx`.
         """
         self._check_reentry()
-        return await self._trip(fn, *args)
+        return await self._group(fn, *args)
 
-    async def _trip(self, fn: Callable[..., T], *args: Any) -> T:
+    async def _group(self, fn: Callable[..., T], *args: Any) -> T:
         """A whole transaction in one trip to the database thread (group commit).
 
         The thread runs trips one after the other, so such a transaction
@@ -448,7 +633,7 @@ class Database:
         rest share a single ``COMMIT``.
         """
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
+        future: asyncio.Future[T] = loop.create_future()
         if self._batch_done is None:
             self._batch_done = loop.create_future()
         self._batch.append((fn, args, future))
@@ -481,10 +666,11 @@ class Database:
         batch = [item for item in batch if not item[2].done()]  # callers cancelled
         if not batch:
             return
+        items = [(fn, args) for fn, args, _ in batch]
 
-        async def attempt(batch: list[_Item] = batch) -> list[tuple[bool, Any]]:
+        async def attempt() -> list[tuple[bool, Any]]:
             await self._unlocked()
-            return await on_thread(self._conn, _in_group, [(f, a) for f, a, _ in batch])
+            return await self._writer.run(_in_group, items)
 
         try:
             outcomes = await self._retry_busy(attempt)
@@ -510,8 +696,7 @@ class Database:
 
     async def fetchone(self, sql: str, args: Args = ()) -> sqlite3.Row | None:
         """Run one query outside any transaction and return its first row."""
-        rows = await self._read(_fetchall, sql, args)
-        return rows[0] if rows else None
+        return await self._read(_fetchone, sql, args)
 
     async def fetchall(self, sql: str, args: Args = ()) -> list[sqlite3.Row]:
         """Run one query outside any transaction and return all rows."""
@@ -520,11 +705,11 @@ class Database:
     async def _read(self, fn: Callable[..., T], *args: Any) -> T:
         if self._reader is None:
             async with self._locked():
-                return await on_thread(self._conn, fn, *args)
+                return await self._writer.run(fn, *args)
         self._check_reentry()
         await self._writes_settled()
         reader = self._reader
-        return await self._retry_busy(lambda: on_thread(reader, fn, *args))
+        return await self._retry_busy(lambda: reader.run(fn, *args))
 
     async def _writes_settled(self) -> None:
         """Wait for the transactions that were committing when this read was
@@ -543,7 +728,8 @@ class Database:
                 pass
 
     async def close(self) -> None:
-        """Wait for the running transactions, checkpoint the WAL and close the connections."""
+        """Wait for the running transactions, checkpoint the WAL, close the
+        connections and let another process have the database."""
         flusher = self._flusher
         if flusher is not None and not flusher.done():
             await asyncio.wait([flusher])
@@ -552,12 +738,19 @@ class Database:
                 return
             self._closed = True
             try:
-                await self._exec("PRAGMA wal_checkpoint(TRUNCATE)")
-            except sqlite3.Error:
-                log.warning("WAL checkpoint on close failed", exc_info=True)
-            await self._conn.close()
-            if self._reader is not None:
-                await self._reader.close()
+                try:
+                    await self._writer.run(_execute, "PRAGMA wal_checkpoint(TRUNCATE)")
+                except sqlite3.Error:
+                    log.warning("WAL checkpoint on close failed", exc_info=True)
+                await self._writer.close()
+                if self._reader is not None:
+                    await self._reader.close()
+            finally:
+                self._writer.stop()
+                if self._reader is not None:
+                    self._reader.stop()
+                if self._process_lock is not None:
+                    self._process_lock.release()
 
 
 def _settle(done: asyncio.Future[None] | None) -> None:

@@ -11,12 +11,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
 
-import aiosqlite
-
 if TYPE_CHECKING:
-    from bot.storage.db import Database
+    from bot.storage.db import Conn, Database
 
-Step = str | Callable[[aiosqlite.Connection], Awaitable[None]]
+Step = str | Callable[["Conn"], Awaitable[None]]
 
 _M1: tuple[Step, ...] = (
     """
@@ -212,8 +210,7 @@ async def apply_migrations(db: Database, migrations: Sequence[Sequence[Step]] = 
     target = len(migrations)
     for number, steps in enumerate(migrations, start=1):
         async with db.tx() as conn:
-            async with conn.execute("PRAGMA user_version") as cur:
-                row = await cur.fetchone()
+            row = await conn.fetchone("PRAGMA user_version")
             current = int(row[0]) if row else 0
             if current > target:
                 raise RuntimeError(
@@ -224,12 +221,10 @@ async def apply_migrations(db: Database, migrations: Sequence[Sequence[Step]] = 
                 continue
             for step in steps:
                 if isinstance(step, str):
-                    async with conn.execute(step):
-                        pass
+                    await conn.execute(step)
                 else:
                     await step(conn)
-            async with conn.execute(f"PRAGMA user_version = {number}"):
-                pass
+            await conn.execute(f"PRAGMA user_version = {number}")
     row = await db.fetchone("PRAGMA user_version")
     version = int(row[0]) if row else 0
     if version > target:

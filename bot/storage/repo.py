@@ -7,13 +7,12 @@ together.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
-from bot.storage.db import Database, defer, statement
+from bot.storage.db import Conn, Database, defer, statement
 
 
 @dataclass(slots=True)
@@ -61,19 +60,19 @@ def storable(n: int) -> bool:
     return _MIN_ID <= n <= _MAX_ID
 
 
-async def _exec(conn: aiosqlite.Connection, sql: str, args: Any = ()) -> None:
+async def _exec(conn: Conn, sql: str, args: Any = ()) -> None:
     """One write of the caller's transaction, sent along with its next trip."""
     await defer(conn, sql, args)
 
 
-async def _insert(conn: aiosqlite.Connection, sql: str, args: Any = ()) -> int:
+async def _insert(conn: Conn, sql: str, args: Any = ()) -> int:
     """An insert whose new row id the caller needs (one trip of its own)."""
     return (await statement(conn, sql, args))[0]
 
 
 # ----------------------------------------------------------------- users
 async def upsert_user(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     user_id: int,
     first_name: str,
     username: str | None,
@@ -94,7 +93,7 @@ async def upsert_user(
     )
 
 
-async def set_blocked(conn: aiosqlite.Connection, user_id: int) -> None:
+async def set_blocked(conn: Conn, user_id: int) -> None:
     await _exec(
         conn,
         "UPDATE users SET blocked=1, started=0, updated_at=? WHERE user_id=?",
@@ -102,7 +101,7 @@ async def set_blocked(conn: aiosqlite.Connection, user_id: int) -> None:
     )
 
 
-def _user(row: aiosqlite.Row) -> UserRow:
+def _user(row: sqlite3.Row) -> UserRow:
     return UserRow(
         row["user_id"],
         row["first_name"],
@@ -127,7 +126,7 @@ async def get_users(db: Database, ids: list[int]) -> dict[int, UserRow]:
 
 
 # ---------------------------------------------------------------- tables
-def _table(row: aiosqlite.Row) -> TableRow:
+def _table(row: sqlite3.Row) -> TableRow:
     return TableRow(
         row["table_id"],
         row["chat_id"],
@@ -171,7 +170,7 @@ async def live_tables_of_user(db: Database, user_id: int) -> list[TableRow]:
 
 
 async def create_table(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     chat_id: int,
     title: str,
     creator_id: int,
@@ -191,7 +190,7 @@ async def create_table(
     return table_id
 
 
-async def update_table(conn: aiosqlite.Connection, table_id: int, **fields: Any) -> None:
+async def update_table(conn: Conn, table_id: int, **fields: Any) -> None:
     cols = ", ".join(f"{k}=?" for k in fields)
     await _exec(
         conn,
@@ -200,7 +199,7 @@ async def update_table(conn: aiosqlite.Connection, table_id: int, **fields: Any)
     )
 
 
-async def resize_seats(conn: aiosqlite.Connection, table_id: int, players: int) -> None:
+async def resize_seats(conn: Conn, table_id: int, players: int) -> None:
     """Seat count follows the rules' player count; people beyond it stand up."""
     await _exec(conn, "DELETE FROM seats WHERE table_id=? AND seat>=?", (table_id, players))
     for seat in range(players):
@@ -223,7 +222,7 @@ async def get_away(db: Database, table_id: int) -> set[int]:
     return {r["seat"] for r in rows}
 
 
-async def set_away(conn: aiosqlite.Connection, table_id: int, seat: int, away: bool) -> None:
+async def set_away(conn: Conn, table_id: int, seat: int, away: bool) -> None:
     await _exec(
         conn, "UPDATE seats SET away=? WHERE table_id=? AND seat=?", (int(away), table_id, seat)
     )
@@ -236,22 +235,20 @@ async def get_timeouts(db: Database, table_id: int) -> dict[int, int]:
     return {r["seat"]: r["timeouts"] for r in rows}
 
 
-async def set_timeouts(conn: aiosqlite.Connection, table_id: int, seat: int, n: int) -> None:
+async def set_timeouts(conn: Conn, table_id: int, seat: int, n: int) -> None:
     await _exec(
         conn, "UPDATE seats SET timeouts=? WHERE table_id=? AND seat=?", (n, table_id, seat)
     )
 
 
-async def set_seat(
-    conn: aiosqlite.Connection, table_id: int, seat: int, user_id: int | None
-) -> None:
+async def set_seat(conn: Conn, table_id: int, seat: int, user_id: int | None) -> None:
     await _exec(
         conn, "UPDATE seats SET user_id=? WHERE table_id=? AND seat=?", (user_id, table_id, seat)
     )
 
 
 # ----------------------------------------------------------------- games
-def _game(row: aiosqlite.Row) -> GameRow:
+def _game(row: sqlite3.Row) -> GameRow:
     return GameRow(
         row["game_id"],
         row["table_id"],
@@ -264,7 +261,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
 
 
 async def create_game(
-    conn: aiosqlite.Connection, table_id: int, seed: int, rules_json: str, first_dealer: int
+    conn: Conn, table_id: int, seed: int, rules_json: str, first_dealer: int
 ) -> int:
     return await _insert(
         conn,
@@ -287,7 +284,7 @@ async def game_actions(db: Database, game_id: int) -> list[int]:
 
 
 async def append_action(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     game_id: int,
     seq: int,
     seat: int,
@@ -305,7 +302,7 @@ async def append_action(
 
 
 async def end_game(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     game_id: int,
     status: str,
     winner: int | None,
@@ -328,7 +325,7 @@ async def looked_seats(db: Database, game_id: int, hand_no: int) -> set[int]:
     return {r["seat"] for r in rows}
 
 
-async def add_look(conn: aiosqlite.Connection, game_id: int, hand_no: int, seat: int) -> None:
+async def add_look(conn: Conn, game_id: int, hand_no: int, seat: int) -> None:
     await _exec(
         conn,
         "INSERT OR IGNORE INTO looks(game_id, hand_no, seat) VALUES (?, ?, ?)",
@@ -348,7 +345,7 @@ class Deadline:
 
 
 async def set_deadline(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     game_id: int,
     seq: int,
     seat: int,
@@ -364,7 +361,7 @@ async def set_deadline(
     )
 
 
-async def clear_deadline(conn: aiosqlite.Connection, game_id: int) -> None:
+async def clear_deadline(conn: Conn, game_id: int) -> None:
     await _exec(conn, "DELETE FROM deadlines WHERE game_id=?", (game_id,))
 
 
@@ -373,7 +370,7 @@ async def get_deadline(db: Database, game_id: int) -> Deadline | None:
     return _deadline(row) if row else None
 
 
-def _deadline(row: aiosqlite.Row) -> Deadline:
+def _deadline(row: sqlite3.Row) -> Deadline:
     return Deadline(
         row["game_id"], row["seq"], row["seat"], row["due_at"], row["remind_at"], row["reminders"]
     )
@@ -387,9 +384,7 @@ async def next_deadline(db: Database) -> Deadline | None:
     return _deadline(row) if row else None
 
 
-async def reminder_sent(
-    conn: aiosqlite.Connection, game_id: int, reminders: int, remind_at: float | None
-) -> None:
+async def reminder_sent(conn: Conn, game_id: int, reminders: int, remind_at: float | None) -> None:
     await _exec(
         conn,
         "UPDATE deadlines SET reminders=?, remind_at=? WHERE game_id=?",
@@ -397,7 +392,7 @@ async def reminder_sent(
     )
 
 
-async def shift_deadlines(conn: aiosqlite.Connection, seconds: float) -> None:
+async def shift_deadlines(conn: Conn, seconds: float) -> None:
     """Downtime of the bot is not the players' time: every deadline moves."""
     await _exec(
         conn,
@@ -411,7 +406,7 @@ async def get_meta(db: Database, key: str) -> str | None:
     return row["value"] if row else None
 
 
-async def set_meta(conn: aiosqlite.Connection, key: str, value: str) -> None:
+async def set_meta(conn: Conn, key: str, value: str) -> None:
     await _exec(
         conn,
         "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
@@ -421,7 +416,7 @@ async def set_meta(conn: aiosqlite.Connection, key: str, value: str) -> None:
 
 # --------------------------------------------------------------- results
 async def save_results(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     game_id: int,
     rows: list[tuple[int, int | None, bool, int, int, int, int, int]],
 ) -> None:
@@ -435,7 +430,7 @@ async def save_results(
         )
 
 
-async def finished_games(db: Database, chat_id: int, limit: int = 5) -> list[aiosqlite.Row]:
+async def finished_games(db: Database, chat_id: int, limit: int = 5) -> list[sqlite3.Row]:
     return await db.fetchall(
         "SELECT g.game_id, g.table_id, g.winner, g.totals_json, g.finished_at, g.rules_json"
         " FROM games g JOIN tables t ON t.table_id=g.table_id"
@@ -444,7 +439,7 @@ async def finished_games(db: Database, chat_id: int, limit: int = 5) -> list[aio
     )
 
 
-async def user_stats(db: Database, user_id: int) -> aiosqlite.Row | None:
+async def user_stats(db: Database, user_id: int) -> sqlite3.Row | None:
     return await db.fetchone(
         "SELECT COUNT(*) AS games, COALESCE(SUM(won),0) AS wins, COALESCE(SUM(hands),0) AS hands,"
         " COALESCE(SUM(contracts_bid),0) AS contracts_bid,"
@@ -477,9 +472,7 @@ def pair(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
 
 
-async def add_partner_game(
-    conn: aiosqlite.Connection, a: int, b: int, won: bool, now: float
-) -> bool:
+async def add_partner_game(conn: Conn, a: int, b: int, won: bool, now: float) -> bool:
     """Count a finished game together; True when this one made them permanent."""
     x, y = pair(a, b)
     await _exec(
@@ -488,17 +481,16 @@ async def add_partner_game(
         " ON CONFLICT(a, b) DO UPDATE SET games=games+1, wins=wins+excluded.wins",
         (x, y, int(won)),
     )
-    async with conn.execute(
+    row = await conn.fetchone(
         "SELECT games, permanent_since FROM partners WHERE a=? AND b=?", (x, y)
-    ) as cur:
-        row = await cur.fetchone()
+    )
     if row is not None and row[0] >= 3 and row[1] is None:
         await _exec(conn, "UPDATE partners SET permanent_since=? WHERE a=? AND b=?", (now, x, y))
         return True
     return False
 
 
-async def permanent_partners(db: Database, user_id: int) -> list[aiosqlite.Row]:
+async def permanent_partners(db: Database, user_id: int) -> list[sqlite3.Row]:
     return await db.fetchall(
         "SELECT CASE WHEN a=? THEN b ELSE a END AS partner, games, wins, permanent_since"
         " FROM partners WHERE (a=? OR b=?) AND permanent_since IS NOT NULL"
@@ -508,7 +500,7 @@ async def permanent_partners(db: Database, user_id: int) -> list[aiosqlite.Row]:
 
 
 async def open_afterword(
-    conn: aiosqlite.Connection, game_id: int, table_id: int, chat_id: int, closes_at: float
+    conn: Conn, game_id: int, table_id: int, chat_id: int, closes_at: float
 ) -> None:
     await _exec(
         conn,
@@ -518,33 +510,33 @@ async def open_afterword(
     )
 
 
-async def get_afterword(db: Database, game_id: int) -> aiosqlite.Row | None:
+async def get_afterword(db: Database, game_id: int) -> sqlite3.Row | None:
     if not storable(game_id):
         return None
     return await db.fetchone("SELECT * FROM afterwords WHERE game_id=?", (game_id,))
 
 
-async def next_afterword_close(db: Database) -> aiosqlite.Row | None:
+async def next_afterword_close(db: Database) -> sqlite3.Row | None:
     return await db.fetchone("SELECT * FROM afterwords WHERE closed=0 ORDER BY closes_at LIMIT 1")
 
 
-async def close_afterword(conn: aiosqlite.Connection, game_id: int) -> None:
+async def close_afterword(conn: Conn, game_id: int) -> None:
     await _exec(conn, "UPDATE afterwords SET closed=1 WHERE game_id=?", (game_id,))
 
 
 async def add_gesture(
-    conn: aiosqlite.Connection, game_id: int, from_user: int, to_user: int, kind: str, at: float
+    conn: Conn, game_id: int, from_user: int, to_user: int, kind: str, at: float
 ) -> bool:
     """False when this gesture was already sent (once per game, per pair, per kind)."""
-    async with conn.execute(
+    added = await conn.execute(
         "INSERT OR IGNORE INTO gestures(game_id, from_user, to_user, kind, at)"
         " VALUES (?, ?, ?, ?, ?)",
         (game_id, from_user, to_user, kind, at),
-    ) as cur:
-        return cur.rowcount == 1
+    )
+    return added == 1
 
 
-async def gestures_of_game(db: Database, game_id: int) -> list[aiosqlite.Row]:
+async def gestures_of_game(db: Database, game_id: int) -> list[sqlite3.Row]:
     return await db.fetchall(
         "SELECT from_user, to_user, kind FROM gestures WHERE game_id=? ORDER BY id", (game_id,)
     )
@@ -564,7 +556,7 @@ async def authority(db: Database, user_ids: list[int]) -> dict[int, int]:
 
 async def chat_members_by_authority(
     db: Database, chat_id: int, limit: int = 20
-) -> list[aiosqlite.Row]:
+) -> list[sqlite3.Row]:
     """Everyone who has sat at a table of this group, by Authority."""
     return await db.fetchall(
         "SELECT u.user_id, u.first_name,"
@@ -577,7 +569,7 @@ async def chat_members_by_authority(
     )
 
 
-async def forget_user(conn: aiosqlite.Connection, user_id: int) -> None:
+async def forget_user(conn: Conn, user_id: int) -> None:
     """Erase a person: their rows go, finished games keep results without them."""
     for sql in (
         "DELETE FROM users WHERE user_id=?",

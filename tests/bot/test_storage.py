@@ -191,8 +191,9 @@ async def test_transactions_never_interleave(db: Database) -> None:
 
     async def bump() -> None:
         async with db.tx() as conn:
-            async with conn.execute("SELECT updated_at FROM users WHERE user_id = 1") as cur:
-                (value,) = await cur.fetchone()
+            row = await conn.fetchone("SELECT updated_at FROM users WHERE user_id = 1")
+            assert row is not None
+            (value,) = row
             await asyncio.sleep(0)  # invite another coroutine in
             await conn.execute("UPDATE users SET updated_at = ? WHERE user_id = 1", (value + 1,))
 
@@ -205,8 +206,8 @@ async def test_deferred_writes_land_in_order_with_the_commit(db: Database) -> No
         await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (7, 0)")
         await defer(conn, "UPDATE users SET first_name = 'Ann' WHERE user_id = 7")
         # A read inside the transaction sees the deferred writes before it.
-        async with conn.execute("SELECT first_name FROM users WHERE user_id = 7") as cur:
-            assert tuple(await cur.fetchone()) == ("Ann",)
+        row = await conn.fetchone("SELECT first_name FROM users WHERE user_id = 7")
+        assert row is not None and tuple(row) == ("Ann",)
         await defer(conn, "UPDATE users SET username = 'ann' WHERE user_id = 7")
     row = await db.fetchone("SELECT first_name, username FROM users WHERE user_id = 7")
     assert row is not None and tuple(row) == ("Ann", "ann")
