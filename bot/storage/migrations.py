@@ -8,11 +8,15 @@ migration: append a new one.
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from bot.storage.db import Conn, Database
+
+log = logging.getLogger(__name__)
 
 Step = str | Callable[["Conn"], Awaitable[None]]
 
@@ -198,7 +202,20 @@ _M5: tuple[Step, ...] = (
     "CREATE INDEX gestures_to ON gestures(to_user)",
 )
 
-MIGRATIONS: list[Sequence[Step]] = [_M1, _M2, _M3, _M4, _M5]
+
+async def _drop_state_json(conn: Conn) -> None:
+    """SQLite learned ``DROP COLUMN`` in 3.35; an older one keeps the column,
+    which is nullable and never read or written, so nothing depends on it."""
+    if sqlite3.sqlite_version_info >= (3, 35, 0):
+        await conn.execute("ALTER TABLE games DROP COLUMN state_json")
+    else:
+        log.info("SQLite %s cannot drop games.state_json; it stays unused", sqlite3.sqlite_version)
+
+
+# 6: games.state_json was never written (a game is its seed and its actions).
+_M6: tuple[Step, ...] = (_drop_state_json,)
+
+MIGRATIONS: list[Sequence[Step]] = [_M1, _M2, _M3, _M4, _M5, _M6]
 
 
 async def apply_migrations(db: Database, migrations: Sequence[Sequence[Step]] = MIGRATIONS) -> int:

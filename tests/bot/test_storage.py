@@ -69,6 +69,7 @@ async def test_open_sets_pragmas_and_schema(db: Database) -> None:
     names = {name for name, _ in await _schema(db)}
     assert names >= TABLES
     assert {"one_live_table_per_chat", "one_seat_per_user", "outbox_pending"} <= names
+    assert "state_json" not in await _columns(db, "games")
 
 
 async def test_synchronous_full_on_request(tmp_path: Path) -> None:
@@ -115,6 +116,40 @@ async def test_failed_migration_rolls_back_whole_step(db: Database) -> None:
     fixed = [*MIGRATIONS, ("CREATE TABLE half_done(x INTEGER)",)]
     assert await apply_migrations(db, fixed) == len(MIGRATIONS) + 1
     assert await apply_migrations(db, fixed) == len(MIGRATIONS) + 1
+
+
+async def _columns(db: Database, table: str) -> list[str]:
+    return [r["name"] for r in await db.fetchall(f"PRAGMA table_info({table})")]
+
+
+async def test_the_never_written_state_json_column_is_dropped(tmp_path: Path) -> None:
+    """A database made before migration 6 loses ``games.state_json`` and keeps its games."""
+    path = tmp_path / "spades.db"
+    db = await Database.open(path, migrate=False)
+    assert await apply_migrations(db, MIGRATIONS[:5]) == 5
+    assert "state_json" in await _columns(db, "games")
+    now = time.time()
+    async with db.tx() as conn:
+        await conn.execute(
+            "INSERT INTO tables(table_id, chat_id, creator_id, status, rules_json, created_at,"
+            " updated_at) VALUES (1, -1, 1, 'playing', '{}', ?, ?)",
+            (now, now),
+        )
+        await conn.execute(
+            "INSERT INTO games(game_id, table_id, seed, rules_json, first_dealer, status,"
+            " started_at) VALUES (1, 1, 42, '{}', 0, 'playing', ?)",
+            (now,),
+        )
+    await db.close()
+
+    db = await Database.open(path)
+    try:
+        assert await _scalar(db, "PRAGMA user_version") == len(MIGRATIONS)
+        columns = await _columns(db, "games")
+        assert "state_json" not in columns and "totals_json" in columns
+        assert await _scalar(db, "SELECT seed FROM games WHERE game_id = 1") == 42
+    finally:
+        await db.close()
 
 
 async def test_newer_schema_is_refused(tmp_path: Path) -> None:
