@@ -13,6 +13,7 @@ from aiogram.exceptions import TelegramUnauthorizedError
 
 from bot.app import App
 from bot.config import ConfigError, load_settings
+from bot.storage import DatabaseInUseError
 
 
 def main() -> int:
@@ -47,6 +48,15 @@ def main() -> int:
         print(
             "error: Telegram refused BOT_TOKEN (Unauthorized); "
             "copy the token again from @BotFather",
+            file=sys.stderr,
+        )
+        return 2
+    except DatabaseInUseError as e:
+        # One process per database: a second one would answer every update again.
+        who = f"process {e.holder}" if e.holder else "another process"
+        print(
+            f"error: DATABASE_PATH {settings.database_path} is in use by another bot ({who}); "
+            "stop it first or give this bot a database of its own",
             file=sys.stderr,
         )
         return 2

@@ -113,13 +113,14 @@ class App:
         texts = Texts(core)
         self.texts = texts
         # Telegram first, the database after: a wrong token or a stop while an
-        # outage is waited out leaves nothing open but the HTTP session.
+        # outage is waited out leaves nothing open but the HTTP session, which
+        # is closed too when the database cannot be had (another bot has it).
         try:
             me = await until_done("getMe", self.bot.me)  # cached: polling asks again
+            self.db = await Database.open(s.database_path)
         except BaseException:
             await self.bot.session.close()
             raise
-        self.db = await Database.open(s.database_path)
         # The services are built below; the outbox reaches them when Telegram
         # refuses a chat (403) or moves it to a supergroup.
         self.outbox = Outbox(

@@ -1,5 +1,5 @@
-"""SQLite storage: one shared connection, serialised transactions, ordered migrations."""
+"""SQLite storage: one bot process per database, serialised transactions, ordered migrations."""
 
-from bot.storage.db import Database, DatabaseBusyError
+from bot.storage.db import Conn, Database, DatabaseBusyError, DatabaseInUseError
 
-__all__ = ["Database", "DatabaseBusyError"]
+__all__ = ["Conn", "Database", "DatabaseBusyError", "DatabaseInUseError"]
