@@ -8,10 +8,20 @@ restart, so nothing here is the truth on its own.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
 
 from engine import Game, Rules
 from engine.rules import PRESETS
+
+
+class TableStatus(StrEnum):
+    """A table's life; the values are what the ``tables`` rows hold."""
+
+    OPEN = "open"  # seats being taken, rules being chosen
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
 
 
 @dataclass(slots=True)
@@ -20,7 +30,7 @@ class LiveTable:
     chat_id: int
     chat_title: str
     creator_id: int
-    status: str  # open | playing | finished | cancelled
+    status: TableStatus
     rules: Rules
     lang: str
     seats: list[int | None]  # user id per seat; None: empty (open) or computer (playing)
@@ -65,6 +75,29 @@ class LiveTable:
 
     def is_computer(self, seat: int) -> bool:
         return self.seats[seat] is None or seat in self.away
+
+    def snapshot(self) -> LiveTable:
+        """A copy to roll back to if a change does not commit.
+
+        Every field, whatever fields are added later: containers (list, dict,
+        set) are copied one level, other values are immutable or replaced whole
+        (the services never change a ``Game`` in place, they swap in a new one).
+        """
+        saved = LiveTable.__new__(LiveTable)
+        for name in _FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, list | dict | set):
+                value = value.copy()
+            setattr(saved, name, value)
+        return saved
+
+    def restore(self, saved: LiveTable) -> None:
+        """Put back every field of a ``snapshot``."""
+        for name in _FIELDS:
+            setattr(self, name, getattr(saved, name))
+
+
+_FIELDS = tuple(f.name for f in fields(LiveTable))
 
 
 def preset_name(rules: Rules) -> str | None:

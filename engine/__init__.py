@@ -1,9 +1,9 @@
 """Pure rules of Spades («Пики»): stdlib only, no I/O, no asyncio, no aiogram."""
 
 from engine.errors import EngineError
-from engine.game import BID, BLIND, Game, action_from_json, action_to_json, apply, new_game
+from engine.game import BID, BLIND, Game, Phase, action_from_json, action_to_json, apply
 from engine.rules import CLASSIC, CLUB, PRESETS, Rules
-from engine.view import View, view
+from engine.view import PublicView, View, public_view, view
 
 __all__ = [
     "BID",
@@ -11,13 +11,15 @@ __all__ = [
     "CLASSIC",
     "CLUB",
     "PRESETS",
+    "PublicView",
     "EngineError",
     "Game",
+    "Phase",
     "Rules",
     "View",
     "action_from_json",
     "action_to_json",
     "apply",
-    "new_game",
+    "public_view",
     "view",
 ]

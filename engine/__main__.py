@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 from engine.replay import ReplayError, replay
 
@@ -42,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         add_commands(sub)
     args = parser.parse_args(argv)
-    return args.func(args)
+    command: Callable[[argparse.Namespace], int] = args.func
+    return command(args)
 
 
 if __name__ == "__main__":

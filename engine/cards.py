@@ -40,14 +40,6 @@ def card(rank: int, suit: int) -> int:
     return suit * 13 + rank
 
 
-def suit_of(c: int) -> int:
-    return c // 13
-
-
-def rank_of(c: int) -> int:
-    return c % 13
-
-
 def card_str(c: int) -> str:
     """Canonical notation used in JSON output: ``AS``, ``TD``, ``2C``."""
     return RANK_LETTERS[c % 13] + SUIT_LETTERS[c // 13]

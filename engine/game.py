@@ -16,6 +16,8 @@ dealing, from the explicit seed.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from enum import StrEnum
 from typing import Any
 
 from engine.cards import (
@@ -37,15 +39,25 @@ BID = 52
 BLIND = 70
 MAX_BID = 17
 
-DEAL, BIDDING, EXCHANGE, PLAY, OVER = "deal", "bid", "exchange", "play", "over"
+
+class Phase(StrEnum):
+    """Where a game stands. The values are stored and sent as they are."""
+
+    DEAL = "deal"  # waiting for the cards of the next hand
+    BIDDING = "bid"
+    EXCHANGE = "exchange"  # club blind nil: the two passes of two cards
+    PLAY = "play"
+    OVER = "over"
 
 
-def bid_action(n: int) -> int:
-    return BID + n
-
-
-def is_bid(action: int) -> bool:
-    return BID <= action <= BLIND
+# Short names for the phases; the engine and the computer player compare with them.
+DEAL, BIDDING, EXCHANGE, PLAY, OVER = (
+    Phase.DEAL,
+    Phase.BIDDING,
+    Phase.EXCHANGE,
+    Phase.PLAY,
+    Phase.OVER,
+)
 
 
 def action_to_json(action: int) -> int | str:
@@ -57,7 +69,7 @@ def action_to_json(action: int) -> int | str:
     return card_str(action)
 
 
-def action_from_json(value: Any, phase: str) -> int:
+def action_from_json(value: Any, phase: Phase) -> int:
     """Parse replay notation; a bare number is a bid only while bidding."""
     if phase == BIDDING:
         if value == "blind":
@@ -90,42 +102,67 @@ _BEATS = tuple(
 )
 
 
+# Every field of a ``Game`` and how ``copy`` treats it: OWN fields are lists
+# changed in place, so a copy gets its own list (one level deep: their items
+# are never changed in place); SHARED fields are immutable or only ever
+# replaced whole, so a copy shares them. ``Game.__slots__`` is made from this
+# table: a field cannot be added without saying how it is copied.
+OWN, SHARED = True, False
+_FIELDS: dict[str, bool] = {
+    # the game
+    "rules": SHARED,
+    "seed": SHARED,
+    "n": SHARED,
+    "hand_size": SHARED,
+    "first_dealer": SHARED,
+    "hand_no": SHARED,
+    "dealer": SHARED,
+    "phase": SHARED,
+    "to_move": SHARED,
+    "totals": OWN,
+    "bags": OWN,
+    "tiebreak": SHARED,
+    "winner": SHARED,
+    "sheet": OWN,
+    "actions": OWN,
+    # the hand
+    "dealt": OWN,
+    "hands": OWN,
+    "bids": OWN,
+    "blind": OWN,
+    "bid_count": SHARED,
+    "exchange_queue": OWN,
+    "exchange_pick": OWN,
+    "exchanges": OWN,
+    "trick": OWN,
+    "trick_leader": SHARED,
+    "win_card": SHARED,
+    "win_seat": SHARED,
+    "spades_broken": SHARED,
+    "tricks_won": OWN,
+    "tricks": OWN,
+    "hand_start": SHARED,  # where in ``actions`` the hand began
+}
+
+
+def _compile_copy() -> Callable[[Game], Game]:
+    """``Game.copy`` as straight-line code generated from ``_FIELDS``: three
+    times faster than a loop over the names, and the computer player's search
+    copies a state for every imagined deal and every candidate move."""
+    lines = ["def copy(self):", "    g = _new(Game)"]
+    for name, own in _FIELDS.items():
+        lines.append(f"    g.{name} = self.{name}{'.copy()' if own else ''}")
+    lines.append("    return g")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), {"_new": object.__new__, "Game": Game}, namespace)
+    copy: Callable[[Game], Game] = namespace["copy"]
+    return copy
+
+
 class Game:
     """Full state of one game. Use ``legal_actions`` / ``apply_action``."""
 
-    __slots__ = (
-        "rules",
-        "seed",
-        "n",
-        "hand_size",
-        "first_dealer",
-        "hand_no",
-        "dealer",
-        "phase",
-        "to_move",
-        "totals",
-        "bags",
-        "tiebreak",
-        "winner",
-        "sheet",
-        "actions",
-        "dealt",
-        "hands",
-        "bids",
-        "blind",
-        "bid_count",
-        "exchange_queue",
-        "exchange_pick",
-        "exchanges",
-        "trick",
-        "trick_leader",
-        "win_card",
-        "win_seat",
-        "spades_broken",
-        "tricks_won",
-        "tricks",
-        "hand_start",
-    )
+    __slots__ = tuple(_FIELDS)
 
     def __init__(self, rules: Rules, seed: int | None = None, first_dealer: int | None = None):
         self.rules = rules
@@ -154,7 +191,7 @@ class Game:
 
     # ----------------------------------------------------------------- hands
     def _reset_hand(self) -> None:
-        self.phase = DEAL
+        self.phase: Phase = DEAL
         self.to_move = -1
         self.dealt: list[list[int]] = []
         self.hands = [0] * self.n
@@ -220,12 +257,29 @@ class Game:
         return allowed
 
     def blind_allowed(self, seat: int) -> bool:
-        r = self.rules
-        if r.blind_nil == "off" or self.phase != BIDDING or self.to_move != seat:
+        """May ``seat`` declare blind nil now, as its bid."""
+        if self.phase != BIDDING or self.to_move != seat:
             return False
-        if 0 not in self.allowed_bids(seat):
+        return self._blind_eligible(seat) and 0 in self.allowed_bids(seat)
+
+    def blind_possible(self, seat: int) -> bool:
+        """May ``seat`` still declare blind nil this hand, now or when its turn
+        comes? (A player keeps the cards face down while it may.) Before the
+        turn only what is known counts: the option and the club's conditions;
+        whether a nil will be allowed then depends on the bids still to come."""
+        if self.phase != BIDDING or self.bids[seat] is not None:
             return False
-        if r.blind_nil == "club":
+        if self.to_move == seat:
+            return self.blind_allowed(seat)
+        return self._blind_eligible(seat)
+
+    def _blind_eligible(self, seat: int) -> bool:
+        """The option, and under ``club`` (SPEC reading 2) a team at least 100
+        behind before the hand, one blind nil per team."""
+        rule = self.rules.blind_nil
+        if rule == "off":
+            return False
+        if rule == "club":
             team = seat % 2
             if self.totals[team] > self.totals[1 - team] - 100:
                 return False
@@ -405,24 +459,21 @@ class Game:
             self._apply_play(self.to_move, action)
 
     def copy(self) -> Game:
-        g = Game.__new__(Game)
-        for name in Game.__slots__:
-            setattr(g, name, getattr(self, name))
-        g.totals = list(self.totals)
-        g.bags = list(self.bags)
-        g.sheet = list(self.sheet)
-        g.actions = list(self.actions)
-        g.dealt = list(self.dealt)
-        g.hands = list(self.hands)
-        g.bids = list(self.bids)
-        g.blind = list(self.blind)
-        g.exchange_queue = list(self.exchange_queue)
-        g.exchange_pick = list(self.exchange_pick)
-        g.exchanges = list(self.exchanges)
-        g.trick = list(self.trick)
-        g.tricks_won = list(self.tricks_won)
-        g.tricks = list(self.tricks)
-        return g
+        """An independent copy: changing one never changes the other."""
+        return _copy(self)
+
+    def refusal(self, action: int, seat: int | None = None) -> str | None:
+        """The error code ``apply_action(action, seat)`` would raise, or None if
+        it is legal: why a card may not be played, asked without playing it."""
+        try:
+            self.copy().apply_action(action, seat)
+        except EngineError as e:
+            return e.code
+        return None
+
+    def passing(self) -> tuple[int, int] | None:
+        """(giver, taker) of the blind-nil pass being made now, else None."""
+        return self.exchange_queue[0] if self.phase == EXCHANGE else None
 
     def hand_cards(self, seat: int) -> list[int]:
         return cards_of(self.hands[seat])
@@ -450,6 +501,8 @@ class Game:
             v = d[name]
             if name == "rules":
                 v = Rules(**v).validate()
+            elif name == "phase":
+                v = Phase(v)
             elif name == "exchange_queue":
                 v = [tuple(x) for x in v]
             elif name == "tricks":
@@ -472,15 +525,14 @@ class Game:
         return g
 
 
+_copy = _compile_copy()
+
+
 def apply(state: Game, action: int, seat: int | None = None) -> Game:
     """Value-style apply: the input state is left as it was."""
     g = state.copy()
     g.apply_action(action, seat)
     return g
-
-
-def new_game(rules: Rules, seed: int, first_dealer: int | None = None) -> Game:
-    return Game(rules, seed, first_dealer)
 
 
 __all__ = [
@@ -492,11 +544,9 @@ __all__ = [
     "Game",
     "OVER",
     "PLAY",
+    "Phase",
     "action_from_json",
     "action_to_json",
     "apply",
-    "bid_action",
     "deal_from_seed",
-    "is_bid",
-    "new_game",
 ]

@@ -2,6 +2,9 @@
 
 This is a public contract (README, «Replay format»): other programs build
 records and compare results, so field names and shapes must stay stable.
+Besides the engine's own error codes (``engine.errors.CODES``) a record can
+fail with ``hand_unfinished``: a hand that stops before its last trick while
+another hand follows it, reported at the step that is missing.
 """
 
 from __future__ import annotations
@@ -10,7 +13,16 @@ from typing import Any
 
 from engine.cards import CardParseError, card_str, parse_card
 from engine.errors import EngineError
-from engine.game import BIDDING, DEAL, EXCHANGE, PLAY, Game, action_from_json, action_to_json
+from engine.game import (
+    BIDDING,
+    DEAL,
+    EXCHANGE,
+    OVER,
+    PLAY,
+    Game,
+    action_from_json,
+    action_to_json,
+)
 from engine.rules import Rules
 
 
@@ -66,8 +78,11 @@ def run_hand(
     hand: Any,
     hand_index: int,
     trace: list[dict[str, Any]] | None = None,
-) -> None:
-    """Apply one hand of a record to ``game``; raise ``ReplayError`` where it breaks."""
+) -> int:
+    """Apply one hand of a record to ``game``; raise ``ReplayError`` where it breaks.
+
+    Returns the number of steps applied (the hand's bids and plays).
+    """
     step = 0
     try:
         if not isinstance(hand, dict):
@@ -117,6 +132,7 @@ def run_hand(
             step += 1
     except EngineError as e:
         raise ReplayError(hand_index, step, e.code, e.message) from None
+    return step
 
 
 def _step(game: Game, action: int, trace: list[dict[str, Any]] | None) -> None:
@@ -136,7 +152,11 @@ def replay(record: Any, trace: bool = False) -> dict[str, Any]:
     for i, hand in enumerate(hands):
         steps: list[dict[str, Any]] | None = [] if trace else None
         sheet_before = len(game.sheet)
-        run_hand(game, hand, i, steps)
+        done = run_hand(game, hand, i, steps)
+        if i < len(hands) - 1 and game.phase not in (DEAL, OVER):
+            raise ReplayError(
+                i, done, "hand_unfinished", "the hand stops before its last trick, another follows"
+            )
         if len(game.sheet) > sheet_before:
             line = game.sheet[-1]
             entry: dict[str, Any] = {

@@ -7,15 +7,20 @@ the replay format, the agent protocol and the bot's stored tables use them.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import Any, Literal, get_args
 
 from engine.errors import EngineError
 
 TARGETS = (500, 1000, 1500, 2000)
 LOSING_FLOORS = (None, -200)
-FAILED_NIL = ("ignored", "bags", "help_partner")
-BLIND_NIL = ("off", "chicago", "club")
-BID_SUM = ("free", "club", "no_hell")
+# The string options: their type lists the values (default first), so a
+# comparison with a misspelt value is a type error.
+FailedNil = Literal["ignored", "bags", "help_partner"]
+BlindNil = Literal["off", "chicago", "club"]
+BidSum = Literal["free", "club", "no_hell"]
+FAILED_NIL: tuple[FailedNil, ...] = get_args(FailedNil)
+BLIND_NIL: tuple[BlindNil, ...] = get_args(BlindNil)
+BID_SUM: tuple[BidSum, ...] = get_args(BidSum)
 PLAYER_COUNTS = (3, 4, 5, 6)
 BOOL_OPTIONS = ("exact_bonus", "big_bid_bonus", "quicksand", "suicide", "bicycle", "bag_penalty")
 
@@ -28,9 +33,9 @@ class Rules:
     players: int = 4
     target: int = 500
     losing_floor: int | None = None
-    failed_nil: str = "ignored"
-    blind_nil: str = "off"
-    bid_sum: str = "free"
+    failed_nil: FailedNil = "ignored"
+    blind_nil: BlindNil = "off"
+    bid_sum: BidSum = "free"
     exact_bonus: bool = False
     big_bid_bonus: bool = False
     quicksand: bool = False

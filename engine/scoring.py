@@ -7,7 +7,9 @@ independent replay checker do.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from engine.rules import BIG_BID_THRESHOLD, Rules
 
@@ -54,6 +56,21 @@ def sides(players: int) -> list[tuple[int, ...]]:
 
 def side_of(players: int, seat: int) -> int:
     return seat % 2 if players == 4 else seat
+
+
+def partner(players: int, seat: int) -> int | None:
+    """The seat's partner (sitting opposite), None in an individual game."""
+    return (seat + 2) % 4 if players == 4 else None
+
+
+def bid_made(players: int, line: Mapping[str, Any], seat: int) -> bool:
+    """Whether ``seat`` kept its bid in a hand, from the hand's score-sheet
+    line (``Game.sheet``): a nil, blind or not, takes no trick; a number is
+    kept when the seat's side makes its contract."""
+    if line["bids"][seat] == 0:
+        return bool(line["tricks"][seat] == 0)
+    side = line["sides"][side_of(players, seat)]
+    return bool(side["taken"] >= side["contract"])
 
 
 def score_side(

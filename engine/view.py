@@ -1,28 +1,31 @@
-"""What one seat may know. The computer player and the bot's private
-rendering read a ``View``, never the full ``Game``: that is how hidden cards
-stay hidden by construction rather than by care."""
+"""What one seat may know, and what everyone at the table may know.
+
+The computer player and the bot's private messages read a ``View``, the
+bot's group messages a ``PublicView``, never the full ``Game``: that is how
+hidden cards stay hidden by construction rather than by care.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.cards import card_str, cards_of
-from engine.game import Game, action_to_json
+from engine.game import BID, BLIND, Game, Phase, action_to_json
 from engine.rules import Rules
 
 
-@dataclass(frozen=True, slots=True)
-class View:
-    seat: int
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PublicView:
+    """The game as the whole table sees it: no card of any hand."""
+
     rules: Rules
     players: int
     hand_size: int
     hand_no: int
     dealer: int
-    phase: str
+    phase: Phase
     to_move: int
-    hand: tuple[int, ...]  # own cards, ascending
     hand_counts: tuple[int, ...]  # cards left per seat
     bids: tuple[int | None, ...]  # 0 = nil; None: not bid yet
     blind: tuple[bool, ...]
@@ -31,62 +34,119 @@ class View:
     trick_leader: int
     tricks: tuple[tuple[int, tuple[int, ...], int], ...]  # finished tricks: leader, cards, winner
     spades_broken: bool
-    exchanges: tuple[dict[str, Any], ...]  # only those this seat gave or received
+    pass_to: int  # who receives the blind-nil pass being made now; -1: none
     totals: tuple[int, ...]
     bags: tuple[int, ...]
     tiebreak: bool
     winner: int | None
-    legal: tuple[int, ...]  # legal actions if this seat is to move
-    picking: tuple[int, ...]  # cards this seat already chose for its exchange pass
-    sheet: tuple[dict[str, Any], ...] = field(default=())
+    sheet: tuple[dict[str, Any], ...] = ()
 
     @property
     def lead_suit(self) -> int | None:
         return self.trick[0][1] // 13 if self.trick else None
 
+    @property
+    def last_trick(self) -> tuple[tuple[tuple[int, int], ...], int] | None:
+        """The last finished trick of this hand as (seat, card) pairs in play
+        order, with its winner; None before the first trick is complete."""
+        if not self.tricks:
+            return None
+        leader, cards, winner = self.tricks[-1]
+        n = self.players
+        return tuple(((leader + i) % n, c) for i, c in enumerate(cards)), winner
+
     def to_dict(self) -> dict[str, Any]:
         """JSON form, cards in replay notation."""
         d = asdict(self)
         d["rules"] = self.rules.to_dict()
-        d["hand"] = [card_str(c) for c in self.hand]
         d["trick"] = [[s, card_str(c)] for s, c in self.trick]
         d["tricks"] = [[ld, [card_str(c) for c in cs], w] for ld, cs, w in self.tricks]
+        d["sheet"] = list(self.sheet)
+        return d
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class View(PublicView):
+    """The game as one seat sees it: the public part, its own cards, its own
+    exchange, and what it may do now."""
+
+    seat: int
+    hand: tuple[int, ...]  # own cards, ascending
+    exchanges: tuple[dict[str, Any], ...]  # only those this seat gave or received
+    legal: tuple[int, ...]  # legal actions if this seat is to move
+    picking: tuple[int, ...]  # cards this seat already chose for its exchange pass
+    blind_possible: bool  # may still declare blind nil this hand (``Game.blind_possible``)
+
+    @property
+    def bids_allowed(self) -> tuple[int, ...]:
+        """The bids (0 = nil) this seat may make now; blind nil is ``may_blind``."""
+        return tuple(a - BID for a in self.legal if BID <= a < BLIND)
+
+    @property
+    def may_blind(self) -> bool:
+        return BLIND in self.legal
+
+    @property
+    def cards_allowed(self) -> tuple[int, ...]:
+        """The cards this seat may play, or pass in the exchange, now."""
+        return tuple(a for a in self.legal if a < BID)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form, cards in replay notation."""
+        d = PublicView.to_dict(self)
+        d["hand"] = [card_str(c) for c in self.hand]
         d["exchanges"] = [
             {"from": e["from"], "to": e["to"], "cards": [card_str(c) for c in e["cards"]]}
             for e in self.exchanges
         ]
         d["legal"] = [action_to_json(a) for a in self.legal]
         d["picking"] = [card_str(c) for c in self.picking]
-        d["sheet"] = list(self.sheet)
         return d
 
 
-def view(state: Game, seat: int) -> View:
+def _public(state: Game) -> dict[str, Any]:
+    """The fields of a ``PublicView``: both views are built from these."""
     trick_seats = [(state.trick_leader + i) % state.n for i in range(len(state.trick))]
+    passing = state.passing()
+    return {
+        "rules": state.rules,
+        "players": state.n,
+        "hand_size": state.hand_size,
+        "hand_no": state.hand_no,
+        "dealer": state.dealer,
+        "phase": state.phase,
+        "to_move": state.to_move,
+        "hand_counts": tuple(h.bit_count() for h in state.hands),
+        "bids": tuple(state.bids),
+        "blind": tuple(state.blind),
+        "tricks_won": tuple(state.tricks_won),
+        "trick": tuple(zip(trick_seats, state.trick, strict=True)),
+        "trick_leader": state.trick_leader,
+        "tricks": tuple((ld, tuple(cs), w) for ld, cs, w in state.tricks),
+        "spades_broken": state.spades_broken,
+        "pass_to": passing[1] if passing else -1,
+        "totals": tuple(state.totals),
+        "bags": tuple(state.bags),
+        "tiebreak": state.tiebreak,
+        "winner": state.winner,
+        "sheet": tuple(state.sheet),
+    }
+
+
+def public_view(state: Game) -> PublicView:
+    """What every seat, and anyone watching the table, may know."""
+    return PublicView(**_public(state))
+
+
+def view(state: Game, seat: int) -> View:
+    """What ``seat`` may know: the public view plus its own cards and choices."""
+    to_move = state.to_move == seat
     return View(
+        **_public(state),
         seat=seat,
-        rules=state.rules,
-        players=state.n,
-        hand_size=state.hand_size,
-        hand_no=state.hand_no,
-        dealer=state.dealer,
-        phase=state.phase,
-        to_move=state.to_move,
         hand=tuple(cards_of(state.hands[seat])),
-        hand_counts=tuple(h.bit_count() for h in state.hands),
-        bids=tuple(state.bids),
-        blind=tuple(state.blind),
-        tricks_won=tuple(state.tricks_won),
-        trick=tuple(zip(trick_seats, state.trick, strict=True)),
-        trick_leader=state.trick_leader,
-        tricks=tuple((ld, tuple(cs), w) for ld, cs, w in state.tricks),
-        spades_broken=state.spades_broken,
         exchanges=tuple(e for e in state.exchanges if seat in (e["from"], e["to"])),
-        totals=tuple(state.totals),
-        bags=tuple(state.bags),
-        tiebreak=state.tiebreak,
-        winner=state.winner,
-        legal=tuple(state.legal_actions()) if state.to_move == seat else (),
-        picking=tuple(state.exchange_pick) if state.to_move == seat else (),
-        sheet=tuple(state.sheet),
+        legal=tuple(state.legal_actions()) if to_move else (),
+        picking=tuple(state.exchange_pick) if to_move else (),
+        blind_possible=state.blind_possible(seat),
     )

@@ -20,7 +20,8 @@ from bot.services.play import PlayService
 from bot.storage import repo
 from bot.storage.db import Conn
 from bot.views.club import KINDS, afterword_message
-from engine.scoring import side_of
+from engine.scoring import sides
+from engine.view import public_view
 
 log = logging.getLogger(__name__)
 
@@ -42,17 +43,17 @@ class ClubService:
     # ------------------------------------------------------ game end
     async def game_finished(self, conn: Conn, live: LiveTable) -> None:
         """Inside the transaction that ends the game: partners' record and the afterword."""
-        g = live.game
-        assert g is not None and live.game_id is not None
+        assert live.game is not None and live.game_id is not None
+        v = public_view(live.game)
         now = self.ctx.clock.now()
-        if g.n == 4:
-            for seat in (0, 1):
-                a, b = live.seats[seat], live.seats[seat + 2]
-                if a is None or b is None:
-                    continue
-                won = g.winner == side_of(4, seat)
-                if await repo.add_partner_game(conn, a, b, won, now):
-                    await self._announce_partners(conn, live, a, b)
+        for side, members in enumerate(sides(v.players)):
+            if len(members) != 2:
+                continue  # an individual game: no partners
+            a, b = (live.seats[s] for s in members)
+            if a is None or b is None:
+                continue
+            if await repo.add_partner_game(conn, a, b, v.winner == side, now):
+                await self._announce_partners(conn, live, a, b)
         humans = [uid for _, uid in live.humans()] + [live.seats[s] for s in live.away]
         if len([u for u in humans if u is not None]) >= 2:
             await repo.open_afterword(

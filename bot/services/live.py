@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from bot.clock import Clock
 from bot.i18n import Texts
-from bot.model import LiveTable, rules_from_json
+from bot.model import LiveTable, TableStatus, rules_from_json
 from bot.storage import repo
 from bot.storage.db import Database
 from engine import Game
@@ -80,7 +80,7 @@ class Registry:
             chat_id=row.chat_id,
             chat_title=row.chat_title,
             creator_id=row.creator_id,
-            status=row.status,
+            status=TableStatus(row.status),
             rules=rules,
             lang=row.lang,
             seats=seats,

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from functools import partial
 
 from bot.i18n import esc
-from bot.model import LiveTable
+from bot.model import LiveTable, TableStatus
 from bot.outbox import enqueue_send
 from bot.services.live import Registry
 from bot.storage import repo
@@ -19,6 +19,7 @@ from bot.views.common import (
     bid_text,
     player_name,
     preset_label,
+    public,
     seat_name,
     side_name,
     trick_text,
@@ -96,26 +97,26 @@ class LookupService:
 
     # ------------------------------------------------------------ kinds
     def _score(self, tr: Tr, live: LiveTable) -> str:
-        g = live.game
-        if g is None:
+        if live.game is None:
             return tr("lookup-not-started", target=str(live.rules.target))
-        lines = [tr("score-title", target=str(live.rules.target), hands=len(g.sheet))]
-        lines += score_lines(tr, live)
-        if g.phase == OVER and g.winner is not None:
-            lines.append(tr("table-winner", winner=side_name(tr, live, g.winner)))
+        v = public(live)
+        lines = [tr("score-title", target=str(live.rules.target), hands=len(v.sheet))]
+        lines += score_lines(tr, live, v)
+        if v.phase == OVER and v.winner is not None:
+            lines.append(tr("table-winner", winner=side_name(tr, live, v.winner)))
         return "\n".join(lines)
 
     def _turn(self, tr: Tr, live: LiveTable) -> str:
-        g = live.game
-        if g is None:
+        if live.game is None:
             return tr("lookup-not-started", target=str(live.rules.target))
-        if g.phase == OVER:
-            assert g.winner is not None
-            return tr("table-winner", winner=side_name(tr, live, g.winner))
-        if live.status == "cancelled":
+        v = public(live)
+        if v.phase == OVER:
+            assert v.winner is not None
+            return tr("table-winner", winner=side_name(tr, live, v.winner))
+        if live.status == TableStatus.CANCELLED:
             return tr("table-cancelled")
-        who = player_name(tr, live, g.to_move)
-        key = {BIDDING: "turn-bid", EXCHANGE: "turn-exchange"}.get(g.phase, "turn-play")
+        who = player_name(tr, live, v.to_move)
+        key = {BIDDING: "turn-bid", EXCHANGE: "turn-exchange"}.get(v.phase, "turn-play")
         lines = [tr(key, name=who)]
         deadline = deadline_text(tr, live, self.ctx.clock.now())
         if deadline:
@@ -123,51 +124,51 @@ class LookupService:
         return "\n".join(lines)
 
     def _table(self, tr: Tr, live: LiveTable) -> str:
-        g = live.game
-        if g is None:
+        if live.game is None:
             return tr("lookup-not-started", target=str(live.rules.target))
-        if g.phase in (BIDDING, EXCHANGE, DEAL):
-            return tr("lookup-bidding", hand=g.hand_no + 1)
-        if g.phase == OVER:
+        v = public(live)
+        if v.phase in (BIDDING, EXCHANGE, DEAL):
+            return tr("lookup-bidding", hand=v.hand_no + 1)
+        if v.phase == OVER:
             return self._turn(tr, live)
-        lines = [tr("table-trick-no", n=len(g.tricks) + 1, total=g.hand_size)]
-        if g.trick:
-            n = live.players
-            pairs = [((g.trick_leader + i) % n, c) for i, c in enumerate(g.trick)]
-            lines.append(tr("table-trick", cards=trick_text(tr, live, pairs)))
-            lines.append(tr("lookup-lead", suit=SUIT_SYMBOLS[g.trick[0] // 13]))
+        lines = [tr("table-trick-no", n=len(v.tricks) + 1, total=v.hand_size)]
+        if v.lead_suit is not None:
+            lines.append(tr("table-trick", cards=trick_text(tr, live, v.trick)))
+            lines.append(tr("lookup-lead", suit=SUIT_SYMBOLS[v.lead_suit]))
         else:
-            lines.append(tr("lookup-lead-next", name=player_name(tr, live, g.to_move)))
-        lines.append(tr("spades-broken" if g.spades_broken else "spades-unbroken"))
+            lines.append(tr("lookup-lead-next", name=player_name(tr, live, v.to_move)))
+        lines.append(tr("spades-broken" if v.spades_broken else "spades-unbroken"))
         return "\n".join(lines)
 
     def _info(self, tr: Tr, live: LiveTable) -> str:
-        g = live.game
-        if g is None:
+        if live.game is None:
             return tr("lookup-not-started", target=str(live.rules.target))
-        n = live.players
+        v = public(live)
+        n = v.players
         lines = []
-        if g.phase == PLAY:
-            lines.append(tr("table-trick-no", n=len(g.tricks) + 1, total=g.hand_size))
-        elif g.phase != OVER:
-            lines.append(tr("lookup-bidding", hand=g.hand_no + 1))
+        if v.phase == PLAY:
+            lines.append(tr("table-trick-no", n=len(v.tricks) + 1, total=v.hand_size))
+        elif v.phase != OVER:
+            lines.append(tr("lookup-bidding", hand=v.hand_no + 1))
         for seat in range(n):
             lines.append(
                 tr(
                     "lookup-info-seat",
                     seat=seat_name(tr, n, seat),
                     name=player_name(tr, live, seat),
-                    bid=bid_text(tr, g.bids[seat], g.blind[seat]),
-                    tricks=g.tricks_won[seat],
+                    bid=bid_text(tr, v.bids[seat], v.blind[seat]),
+                    tricks=v.tricks_won[seat],
                 )
             )
         return "\n".join(lines)
 
     def _sheet(self, tr: Tr, live: LiveTable) -> str:
-        g = live.game
-        if g is None or not g.sheet:
+        if live.game is None:
             return tr("lookup-no-sheet")
-        return sheet_block(tr, live)
+        v = public(live)
+        if not v.sheet:
+            return tr("lookup-no-sheet")
+        return sheet_block(tr, live, v)
 
     # --------------------------------------------------- group / user
     async def history(self, chat_id: int, locale: str) -> str:

@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from bot.i18n import esc
-from bot.model import LiveTable, rules_to_json
+from bot.model import LiveTable, TableStatus, rules_to_json
 from bot.outbox import enqueue_send
 from bot.pace import next_reminder
 from bot.services import render
@@ -91,7 +91,7 @@ class PlayService:
                 conn, live.table_id, seed, rules_to_json(live.rules), game.first_dealer
             )
             await repo.update_table(conn, live.table_id, status="playing")
-            live.status = "playing"
+            live.status = TableStatus.PLAYING
             live.game_id = game_id
             live.game = game
             live.looked = set()
@@ -231,7 +231,7 @@ class PlayService:
         except EngineError as e:
             raise UserError(f"err-{e.code}") from None
         hands_before = len(g.sheet)
-        saved = (live.looked, live.status, live.due_at, dict(live.timeouts), set(live.away))
+        saved = live.snapshot()
         try:
             async with self.ctx.db.tx() as conn:
                 await repo.append_action(conn, live.game_id, len(g.actions), seat, action, user_id)
@@ -258,8 +258,7 @@ class PlayService:
                     turn = after.to_move if (after.to_move != g.to_move or new_hand) else None
                     await render.hands(conn, self.reg, live, new_hand=new_hand, turn=turn)
         except BaseException as e:
-            live.game = g
-            live.looked, live.status, live.due_at, live.timeouts, live.away = saved
+            live.restore(saved)
             if isinstance(e, sqlite3.IntegrityError):
                 raise UserError("err-stale") from None
             raise
@@ -273,7 +272,7 @@ class PlayService:
         await repo.end_game(conn, live.game_id, "finished", g.winner, json.dumps(g.totals))
         await repo.save_results(conn, live.game_id, game_results(live))
         await repo.update_table(conn, live.table_id, status="finished")
-        live.status = "finished"
+        live.status = TableStatus.FINISHED
         live.due_at = None
         await render.group_note(conn, live, game_over(self.reg.tr_group(live), live))
         for hook in self.finish_hooks:

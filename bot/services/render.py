@@ -6,18 +6,21 @@ each hand gets one private message per player, edited as the hand goes on.
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import BackCb
-from bot.model import LiveTable
+from bot.model import LiveTable, TableStatus
 from bot.outbox import enqueue_delete, enqueue_put, enqueue_send
 from bot.pace import is_daily
 from bot.services.live import Registry
 from bot.storage.db import Conn
-from bot.views.common import Tr
+from bot.views.common import Tr, public
 from bot.views.hand import hand_message
 from bot.views.results import hand_result
 from bot.views.table import game_table, open_table, options_screen
+from engine.view import view
 
 
 def table_key(table_id: int) -> str:
@@ -25,14 +28,18 @@ def table_key(table_id: int) -> str:
 
 
 def hand_key(live: LiveTable, seat: int) -> str:
-    assert live.game is not None
-    return f"hand:{live.game_id}:{live.game.hand_no}:{seat}"
+    """The seat's private message for the hand being played."""
+    return _hand_key(live.game_id, public(live).hand_no, seat)
+
+
+def _hand_key(game_id: int | None, hand_no: int, seat: int) -> str:
+    return f"hand:{game_id}:{hand_no}:{seat}"
 
 
 async def table_message(conn: Conn, reg: Registry, live: LiveTable, options: bool = False) -> None:
     tr = reg.tr_group(live)
-    if live.game is not None and live.status != "open":
-        text, markup = game_table(tr, live, reg.ctx.clock.now())
+    if live.game is not None and live.status != TableStatus.OPEN:
+        text, markup = game_table(tr, live, public(live), reg.ctx.clock.now())
     elif options:
         text, markup = options_screen(tr, live)
     else:
@@ -53,12 +60,14 @@ async def hands(
     (so it notifies), later changes edit it. In a daily game the player whose
     ``turn`` it now is gets the hand again as a new message at the bottom of
     the chat: an edit would not notify, and the move may be a day away."""
+    assert live.game is not None
     for seat, uid in live.humans():
         if seat in live.blocked or (only is not None and seat not in only):
             continue
         tr = reg.tr_user(uid, live.lang)
-        text, markup = hand_message(tr, live, seat)
-        key = hand_key(live, seat)
+        v = view(live.game, seat)
+        text, markup = hand_message(tr, live, v)
+        key = _hand_key(live.game_id, v.hand_no, seat)
         if new_hand:
             await enqueue_send(conn, uid, text, markup, key=key)
         elif fresh or (turn == seat and is_daily(live.pace)):
@@ -81,14 +90,14 @@ def back_keyboard(tr: Tr, live: LiveTable) -> InlineKeyboardMarkup:
 
 
 async def closed_hands(
-    conn: Conn, reg: Registry, live: LiveTable, hand_no: int, line: dict
+    conn: Conn, reg: Registry, live: LiveTable, hand_no: int, line: dict[str, Any]
 ) -> None:
     """The finished hand's private messages keep its result, without buttons."""
     for seat, uid in live.humans():
         if seat in live.blocked:
             continue
         tr = reg.tr_user(uid, live.lang)
-        key = f"hand:{live.game_id}:{hand_no}:{seat}"
+        key = _hand_key(live.game_id, hand_no, seat)
         await enqueue_put(conn, uid, key, hand_result(tr, live, line))
 
 

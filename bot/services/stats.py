@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot.model import LiveTable
-from engine.scoring import side_of
+from engine.scoring import bid_made, side_of
+from engine.view import public_view
 
 
 def game_results(
@@ -14,20 +15,20 @@ def game_results(
     A contract counts for a player who bid a number and whose side made its
     contract; a nil (blind too) counts for the player who bid it.
     """
-    g = live.game
-    assert g is not None
+    assert live.game is not None
+    v = public_view(live.game)
+    n = v.players
     rows = []
-    for seat in range(g.n):
-        side = side_of(g.n, seat)
+    for seat in range(n):
         cb = cm = nb = nm = 0
-        for line in g.sheet:
-            bid = line["bids"][seat]
-            s = line["sides"][side]
-            if bid == 0:
+        for line in v.sheet:
+            made = bid_made(n, line, seat)
+            if line["bids"][seat] == 0:
                 nb += 1
-                nm += line["tricks"][seat] == 0
+                nm += made
             else:
                 cb += 1
-                cm += s["taken"] >= s["contract"]
-        rows.append((seat, live.seats[seat], g.winner == side, len(g.sheet), cb, cm, nb, nm))
+                cm += made
+        won = v.winner == side_of(n, seat)
+        rows.append((seat, live.seats[seat], won, len(v.sheet), cb, cm, nb, nm))
     return rows

@@ -8,7 +8,7 @@ import logging
 from dataclasses import dataclass
 
 from bot.i18n import esc
-from bot.model import LiveTable, rules_to_json
+from bot.model import LiveTable, TableStatus, rules_to_json
 from bot.outbox import enqueue_put, enqueue_send, forget_key
 from bot.pace import PACES
 from bot.services import render
@@ -285,7 +285,7 @@ class TableService:
                 await repo.update_table(conn, table_id, status="cancelled")
                 if live.game_id is not None and live.status == "playing":
                     await repo.end_game(conn, live.game_id, "cancelled", None)
-                live.status = "cancelled"
+                live.status = TableStatus.CANCELLED
                 tr = self.reg.tr_group(live)
                 await enqueue_put(
                     conn, live.chat_id, render.table_key(table_id), tr("table-cancelled")

@@ -1,16 +1,28 @@
-"""Pieces shared by the table, hand and result views."""
+"""Pieces shared by the table, hand and result views.
+
+Views read the game only through the engine's views: ``public`` (what the
+group may see, no card of any hand) for group messages and lookups, and
+``engine.view.view`` for one seat's private hand message.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from bot.i18n import esc
 from bot.model import LiveTable, preset_name
 from engine.cards import SUIT_SYMBOLS, card_label, sort_for_display
 from engine.rules import Rules
 from engine.scoring import sides
+from engine.view import PublicView, public_view
 
 Tr = Callable[..., str]
+
+
+def public(table: LiveTable) -> PublicView:
+    """The table's game as its group sees it."""
+    assert table.game is not None
+    return public_view(table.game)
 
 
 def seat_name(tr: Tr, players: int, seat: int) -> str:
@@ -65,7 +77,7 @@ def bid_text(tr: Tr, bid: int | None, blind: bool) -> str:
     return tr("bid-n", n=bid)
 
 
-def trick_text(tr: Tr, table: LiveTable, pairs: list[tuple[int, int]]) -> str:
+def trick_text(tr: Tr, table: LiveTable, pairs: Sequence[tuple[int, int]]) -> str:
     return ", ".join(
         tr("trick-card", name=player_name(tr, table, s), card=card(c)) for s, c in pairs
     )

@@ -6,8 +6,9 @@ from typing import Any
 
 from bot.i18n import esc
 from bot.model import LiveTable
-from bot.views.common import Tr, bid_text, player_name, side_name
+from bot.views.common import Tr, bid_text, player_name, public, side_name
 from engine.scoring import sides
+from engine.view import PublicView
 
 
 def _signed(n: int) -> str:
@@ -54,11 +55,9 @@ def hand_result(tr: Tr, table: LiveTable, line: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def sheet_block(tr: Tr, table: LiveTable) -> str:
+def sheet_block(tr: Tr, table: LiveTable, v: PublicView) -> str:
     """The whole score sheet as a monospace block."""
-    g = table.game
-    assert g is not None
-    n = table.players
+    n = v.players
     side_list = sides(n)
     header = [tr("sheet-hand")]
     header += [tr("sheet-bids"), tr("sheet-tricks")]
@@ -66,7 +65,7 @@ def sheet_block(tr: Tr, table: LiveTable) -> str:
         header.append(_short(side_name(tr, table, i)))
     rows = [header]
     blind_mark = tr("sheet-blind-mark")
-    for line in g.sheet:
+    for line in v.sheet:
         row = [str(line["hand"] + 1)]
         row.append(
             " ".join(
@@ -93,13 +92,13 @@ def _short(name: str, limit: int = 14) -> str:
 
 
 def game_over(tr: Tr, table: LiveTable) -> str:
-    g = table.game
-    assert g is not None and g.winner is not None
-    totals = " : ".join(str(t) for t in g.totals)
+    v = public(table)
+    assert v.winner is not None
+    totals = " : ".join(str(t) for t in v.totals)
     return "\n".join(
         [
-            tr("over-title", winner=side_name(tr, table, g.winner), totals=totals),
+            tr("over-title", winner=side_name(tr, table, v.winner), totals=totals),
             "",
-            sheet_block(tr, table),
+            sheet_block(tr, table, v),
         ]
     )

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import OPTION, OPTIONS, PACE, PRESET, SIT, STAND, START, LookupCb, TableCb
-from bot.model import LiveTable, preset_name
+from bot.model import LiveTable, TableStatus, preset_name
 from bot.pace import is_daily
 from bot.views.common import (
     Tr,
@@ -20,16 +20,18 @@ from bot.views.common import (
     trick_text,
 )
 from engine.game import BIDDING, EXCHANGE, OVER, PLAY
+from engine.rules import BID_SUM, BLIND_NIL, FAILED_NIL, LOSING_FLOORS, TARGETS
 from engine.scoring import sides
+from engine.view import PublicView
 
 # Options offered on the settings screen, in order, with the values cycled through.
 OPTION_VALUES: list[tuple[str, tuple[object, ...]]] = [
     ("players", (4, 3, 5, 6)),
-    ("target", (500, 1000, 1500, 2000)),
-    ("losing_floor", (None, -200)),
-    ("failed_nil", ("ignored", "bags", "help_partner")),
-    ("blind_nil", ("off", "chicago", "club")),
-    ("bid_sum", ("free", "club", "no_hell")),
+    ("target", TARGETS),
+    ("losing_floor", LOSING_FLOORS),
+    ("failed_nil", FAILED_NIL),
+    ("blind_nil", BLIND_NIL),
+    ("bid_sum", BID_SUM),
     ("exact_bonus", (False, True)),
     ("big_bid_bonus", (False, True)),
     ("quicksand", (False, True)),
@@ -150,12 +152,10 @@ def options_screen(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]
     return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def score_lines(tr: Tr, table: LiveTable) -> list[str]:
-    g = table.game
-    assert g is not None
+def score_lines(tr: Tr, table: LiveTable, v: PublicView) -> list[str]:
     return [
-        tr("score-line", side=side_name(tr, table, i), total=g.totals[i], bags=g.bags[i])
-        for i in range(len(sides(table.players)))
+        tr("score-line", side=side_name(tr, table, i), total=v.totals[i], bags=v.bags[i])
+        for i in range(len(sides(v.players)))
     ]
 
 
@@ -187,20 +187,20 @@ def lookup_keyboard(tr: Tr, table: LiveTable) -> InlineKeyboardMarkup:
     )
 
 
-def game_table(tr: Tr, table: LiveTable, now: float) -> tuple[str, InlineKeyboardMarkup | None]:
+def game_table(
+    tr: Tr, table: LiveTable, v: PublicView, now: float
+) -> tuple[str, InlineKeyboardMarkup | None]:
     """The group's view of a running or finished game: no hidden card, ever."""
-    g = table.game
-    assert g is not None
-    n = table.players
+    n = v.players
     lines = [
         tr("table-game-title", rules=preset_label(tr, table.rules), target=str(table.rules.target)),
     ]
-    if g.phase != OVER:
-        lines.append(tr("table-hand", hand=g.hand_no + 1, dealer=player_name(tr, table, g.dealer)))
+    if v.phase != OVER:
+        lines.append(tr("table-hand", hand=v.hand_no + 1, dealer=player_name(tr, table, v.dealer)))
     lines.append("")
     for seat in range(n):
-        marker = "▶️ " if seat == g.to_move else ""
-        bid = bid_text(tr, g.bids[seat], g.blind[seat])
+        marker = "▶️ " if seat == v.to_move else ""
+        bid = bid_text(tr, v.bids[seat], v.blind[seat])
         lines.append(
             tr(
                 "table-seat",
@@ -208,17 +208,16 @@ def game_table(tr: Tr, table: LiveTable, now: float) -> tuple[str, InlineKeyboar
                 seat=seat_name(tr, n, seat),
                 name=player_name(tr, table, seat),
                 bid=bid,
-                tricks=g.tricks_won[seat],
+                tricks=v.tricks_won[seat],
             )
         )
     lines.append("")
-    if g.phase == PLAY:
-        if g.trick:
-            pairs = [((g.trick_leader + i) % n, c) for i, c in enumerate(g.trick)]
-            lines.append(tr("table-trick", cards=trick_text(tr, table, pairs)))
-        elif g.tricks:
-            leader, cards, winner = g.tricks[-1]
-            pairs = [((leader + i) % n, c) for i, c in enumerate(cards)]
+    if v.phase == PLAY:
+        last = v.last_trick
+        if v.trick:
+            lines.append(tr("table-trick", cards=trick_text(tr, table, v.trick)))
+        elif last is not None:
+            pairs, winner = last
             lines.append(
                 tr(
                     "table-last-trick",
@@ -226,21 +225,21 @@ def game_table(tr: Tr, table: LiveTable, now: float) -> tuple[str, InlineKeyboar
                     winner=player_name(tr, table, winner),
                 )
             )
-        lines.append(tr("spades-broken" if g.spades_broken else "spades-unbroken"))
-        lines.append(tr("table-trick-no", n=len(g.tricks) + 1, total=g.hand_size))
-    lines.extend(score_lines(tr, table))
-    if g.phase == OVER:
-        assert g.winner is not None
+        lines.append(tr("spades-broken" if v.spades_broken else "spades-unbroken"))
+        lines.append(tr("table-trick-no", n=len(v.tricks) + 1, total=v.hand_size))
+    lines.extend(score_lines(tr, table, v))
+    if v.phase == OVER:
+        assert v.winner is not None
         lines.append("")
-        lines.append(tr("table-winner", winner=side_name(tr, table, g.winner)))
+        lines.append(tr("table-winner", winner=side_name(tr, table, v.winner)))
         return "\n".join(lines), None
-    if table.status != "playing":
+    if table.status != TableStatus.PLAYING:
         return "\n".join(lines), None
     lines.append("")
-    who = player_name(tr, table, g.to_move)
-    if g.phase == BIDDING:
+    who = player_name(tr, table, v.to_move)
+    if v.phase == BIDDING:
         lines.append(tr("turn-bid", name=who))
-    elif g.phase == EXCHANGE:
+    elif v.phase == EXCHANGE:
         lines.append(tr("turn-exchange", name=who))
     else:
         lines.append(tr("turn-play", name=who))

@@ -527,6 +527,9 @@ def run_record(record: dict, trace: bool = False) -> dict:
                 step += 1
         except RefError as e:
             return {"error": {"hand": hi, "step": step, "code": e.code}}
+        if g.phase not in ("deal", "over") and hi < len(record["hands"]) - 1:
+            # cut short, yet another hand follows: reported where a step is missing
+            return {"error": {"hand": hi, "step": step, "code": "hand_unfinished"}}
         if g.phase in ("deal", "over") and len(g.results) == hi + 1:
             entry = dict(g.results[-1])
         else:

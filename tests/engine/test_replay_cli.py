@@ -310,6 +310,29 @@ def test_unfinished_hand_followed_by_another_is_not_game_over() -> None:
     assert out["error"]["code"] != "game_over"
 
 
+def test_hand_cut_short_is_reported_at_its_first_missing_play() -> None:
+    """A hand that stops before its last trick while another hand follows is
+    reported at that hand, at the step that is missing, not at the next hand."""
+    rec = base_record()
+    second = copy.deepcopy(rec["hands"][0])
+    rec["hands"][0]["plays"] = rec["hands"][0]["plays"][:10]
+    rec["hands"].append(second)
+    code, out = run_cli(rec, stdin=True)
+    check_error(code, out, 0, 4 + 10, "hand_unfinished")
+    assert normalised(out) == normalised(ref.run_record(rec))
+
+
+def test_hand_cut_short_in_the_bidding_is_reported_at_the_missing_bid() -> None:
+    rec = base_record()
+    second = copy.deepcopy(rec["hands"][0])
+    rec["hands"][0]["bids"] = rec["hands"][0]["bids"][:2]
+    rec["hands"][0]["plays"] = []
+    rec["hands"].append(second)
+    code, out = run_cli(rec, stdin=True)
+    check_error(code, out, 0, 2, "hand_unfinished")
+    assert normalised(out) == normalised(ref.run_record(rec))
+
+
 def test_unfinished_last_hand_is_reported_without_scores() -> None:
     rec = base_record()
     rec["hands"][0]["plays"] = rec["hands"][0]["plays"][:8]
