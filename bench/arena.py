@@ -1,13 +1,26 @@
-"""Arena: teams of computer players on duplicate deals, with confidence intervals.
+"""Arena: whole games between computer players on duplicate deals, with intervals.
 
-Every deal sequence (a game seed) is played twice with the teams swapped, so
-the luck of the cards cancels. Players: ``random`` (any legal action),
-``rules`` (the rule-based club player), ``novice``/``amateur``/``master``
-(the levels of ``engine.ai``), and ``ext:COMMAND`` (any program speaking the
-agent protocol of ``python -m engine agent``). A team is one player name or
-two joined by ``/`` (``rules/master``: seat 0 or 1 rules, its partner master).
+Four players: two teams; every deal sequence (a game seed) is played twice
+with the teams swapped, so the luck of the cards cancels. Three, five or six
+players (``--players N``): the first player sits at one seat against the
+second at every other seat, and each deal sequence is played N times with the
+first player moved round every seat; a player as strong as the field wins
+1/N of the games.
 
-Run: python bench/arena.py master rules --games 200 --workers 2
+Players: ``random`` (any legal action), ``rules`` (the rule-based club
+player), ``novice``/``amateur``/``master`` (the levels of ``engine.ai``),
+``pimc`` (the search baseline of ``engine.ai.pimc``: 24 weighted deals, rule
+rollouts, the hand's points with bags at −10) and ``ext:COMMAND`` (any program
+speaking the agent protocol of ``python -m engine agent``). With four
+players a team is one name or two joined by ``/`` (``rules/master``: seat 0
+or 1 rules, its partner master).
+
+Reported: games won with a 95 % interval over the deal sequences, points per
+hand, contracts made, nils made, blind nils, bags per hand, and decision time
+p50/p95/max per player.
+
+Run: python bench/arena.py master pimc --games 200 --workers 1
+     python bench/arena.py master rules --players 3 --games 120
 """
 
 from __future__ import annotations
@@ -28,6 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.ai import LEVELS, choose_action  # noqa: E402
+from engine.ai import pimc as pimc_player  # noqa: E402
 from engine.ai.knowledge import any_world  # noqa: E402
 from engine.ai.policy import choose as rule_choose  # noqa: E402
 from engine.ai.protocol import request_for  # noqa: E402
@@ -35,6 +49,8 @@ from engine.cards import parse_card  # noqa: E402
 from engine.game import EXCHANGE, Game, action_from_json  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.view import View, view  # noqa: E402
+
+BUILT_IN = ("random", "rules", "pimc", *LEVELS)
 
 
 class Player:
@@ -55,14 +71,16 @@ class Player:
                 text=True,
                 bufsize=1,
             )
-        elif name not in ("random", "rules", *LEVELS):
-            raise SystemExit(f"unknown player {name!r}")
+        elif name not in BUILT_IN:
+            raise SystemExit(f"unknown player {name!r}; one of {BUILT_IN} or ext:COMMAND")
 
     def act(self, game: Game, v: View) -> int:
         if self.name == "random":
             return self.rng.choice(v.legal)
         if self.name == "rules":
             return rule_choose(any_world(v, self.seed), v.seat)
+        if self.name == "pimc":
+            return pimc_player.choose(v, self.seed)
         if self.proc is None:
             return choose_action(v, self.name, self.seed, self.budget_ms)
         if self.pending:
@@ -83,7 +101,8 @@ class Player:
 
     def close(self) -> None:
         if self.proc is not None:
-            self.proc.stdin.close()  # type: ignore[union-attr]
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
             self.proc.wait(timeout=10)
 
 
@@ -94,18 +113,52 @@ def team_players(team: str) -> tuple[str, str]:
     return a, b or a
 
 
-def play_game(
-    rules: Rules, seed: int, teams: tuple[str, str], budget_ms: int | None, max_hands: int = 60
-) -> dict:
-    """One game; team 0 sits at seats 0 and 2. Stats keyed by the team's label.
-
-    A game cut at ``max_hands`` goes to the higher total (none on a tie)."""
-    g = Game(rules, seed)
+def seat_names(players: int, labels: list[str]) -> list[str]:
+    """The player name at each seat; ``labels`` is the label of each side."""
+    if players != 4:
+        return list(labels)
     names = []
     for seat in range(4):
-        first, second = team_players(teams[seat % 2])
+        first, second = team_players(labels[seat % 2])
         names.append(first if seat < 2 else second)
-    players = [Player(names[s], seed * 10 + s, budget_ms) for s in range(4)]
+    return names
+
+
+def side_stats(g: Game, side: int, names: list[str]) -> dict[str, float]:
+    """Counts for one side over the game's score sheet."""
+    members = (side, side + 2) if g.n == 4 else (side,)
+    st: dict[str, float] = defaultdict(float)
+    for line in g.sheet:
+        sd = line["sides"][side]
+        st["points"] += sd["score"]
+        st["bags"] += sd["bags_new"]
+        if sd["contract"]:
+            st["contracts"] += 1
+            st["made"] += sd["taken"] >= sd["contract"]
+        for seat in members:
+            if line["bids"][seat] != 0:
+                continue
+            made = line["tricks"][seat] == 0
+            st["nils"] += 1
+            st["nils_made"] += made
+            st["blind"] += line["blind"][seat]
+            st["blind_made"] += line["blind"][seat] and made
+            if g.n == 4:
+                partner = names[(seat + 2) % 4]
+                st[f"nil_partner:{partner}:bid"] += 1
+                st[f"nil_partner:{partner}:made"] += made
+    st["final"] = g.totals[side]
+    return dict(st)
+
+
+def play_game(
+    rules: Rules, seed: int, labels: list[str], budget_ms: int | None, max_hands: int
+) -> dict[str, Any]:
+    """One game; ``labels[i]`` plays side i. A game cut at ``max_hands`` goes to
+    the single highest total (none on a shared top)."""
+    g = Game(rules, seed)
+    names = seat_names(rules.players, labels)
+    players = [Player(names[s], seed * 10 + s, budget_ms) for s in range(g.n)]
     times: dict[str, list[float]] = defaultdict(list)
     try:
         while not g.finished and len(g.sheet) < max_hands:
@@ -119,44 +172,32 @@ def play_game(
         for p in players:
             p.close()
     winner = g.winner
-    if winner is None and g.totals[0] != g.totals[1]:
-        winner = 0 if g.totals[0] > g.totals[1] else 1
-    out: dict[str, Any] = {"teams": teams, "winner": winner, "hands": len(g.sheet)}
-    side_stats = []
-    for side in (0, 1):
-        st = defaultdict(float)
-        for line in g.sheet:
-            sd = line["sides"][side]
-            st["points"] += sd["score"]
-            st["bags"] += sd["bags_new"]
-            if sd["contract"]:
-                st["contracts"] += 1
-                st["made"] += sd["taken"] >= sd["contract"]
-            for seat in (side, side + 2):
-                partner = (seat + 2) % 4
-                if line["bids"][seat] == 0:
-                    key = f"nil_partner:{names[partner]}"
-                    pair = f"nil_pair:{names[seat]}+{names[partner]}"
-                    st[pair + ":bid"] += 1
-                    st[pair + ":made"] += line["tricks"][seat] == 0
-                    st[key + ":bid"] += 1
-                    st[key + ":made"] += line["tricks"][seat] == 0
-                    st["nils"] += 1
-                    st["nils_made"] += line["tricks"][seat] == 0
-                    st["blind"] += line["blind"][seat]
-                    st["blind_made"] += line["blind"][seat] and line["tricks"][seat] == 0
-        st["final"] = g.totals[side]
-        side_stats.append(dict(st))
-    out["sides"] = side_stats
-    out["times"] = dict(times)
-    return out
+    if winner is None:
+        top = max(g.totals)
+        leaders = [i for i, t in enumerate(g.totals) if t == top]
+        winner = leaders[0] if len(leaders) == 1 else None
+    return {
+        "labels": labels,
+        "winner": winner,
+        "hands": len(g.sheet),
+        "cut": not g.finished,
+        "sides": [side_stats(g, side, names) for side in range(len(labels))],
+        "times": dict(times),
+    }
 
 
-def play_pair(args: tuple[Rules, int, str, str, int | None, int]) -> list[dict]:
+def deal_labels(players: int, x: str, y: str) -> list[list[str]]:
+    """The seatings of one deal sequence: teams swapped, or ``x`` at every seat."""
+    if players == 4:
+        return [[x, y], [y, x]]
+    return [[x if s == i else y for s in range(players)] for i in range(players)]
+
+
+def play_deal(args: tuple[Rules, int, str, str, int | None, int]) -> list[dict[str, Any]]:
     rules, seed, x, y, budget, max_hands = args
     return [
-        play_game(rules, seed, (x, y), budget, max_hands),
-        play_game(rules, seed, (y, x), budget, max_hands),
+        play_game(rules, seed, labels, budget, max_hands)
+        for labels in deal_labels(rules.players, x, y)
     ]
 
 
@@ -167,106 +208,116 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def report(results: list[list[dict]], x: str, y: str, cmd: str) -> str:
+def interval(scores: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95 % normal interval."""
+    n = len(scores)
+    mean = sum(scores) / n
+    var = sum((s - mean) ** 2 for s in scores) / max(1, n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def report(results: list[list[dict[str, Any]]], x: str, y: str, cmd: str, players: int) -> str:
     agg: dict[str, dict[str, float]] = {x: defaultdict(float), y: defaultdict(float)}
     times: dict[str, list[float]] = defaultdict(list)
-    pair_scores: list[float] = []
-    for pair in results:
+    deal_scores: list[float] = []
+    games = cut = 0
+    for deal in results:
         score = 0.0
-        for game in pair:
-            for side in (0, 1):
-                label = game["teams"][side]
+        for game in deal:
+            games += 1
+            cut += game["cut"]
+            for side, label in enumerate(game["labels"]):
                 a = agg[label]
                 a["games"] += 1
                 a["won"] += game["winner"] == side
                 a["hands"] += game["hands"]
                 for k, val in game["sides"][side].items():
                     a[k] += val
-            score += game["winner"] == game["teams"].index(x)
+            w = game["winner"]
+            score += w is not None and game["labels"][w] == x
             for name, ts in game["times"].items():
                 times[name] += ts
-        pair_scores.append(score / 2)
-    n = len(pair_scores)
-    mean = sum(pair_scores) / n
-    var = sum((s - mean) ** 2 for s in pair_scores) / max(1, n - 1)
-    half = 1.96 * math.sqrt(var / n)
+        deal_scores.append(score / len(deal))
+    mean, half = interval(deal_scores)
     lines = [f"rerun: {cmd}", ""]
+    fair = "" if players == 4 else f"; an equal player wins {1 / players:.1%}"
+    seats = "teams" if players == 4 else f"{x} at one seat of {players}, {y} at the others"
     lines.append(
-        f"{x} vs {y}: {2 * n} games on {n} duplicate deals; "
-        f"{x} won {mean:.1%} (95% CI {mean - half:.1%} … {mean + half:.1%})"
+        f"{x} vs {y} ({seats}): {games} games on {len(results)} duplicate deal sequences; "
+        f"{x} won {mean:.1%} (95% CI {mean - half:.1%} … {mean + half:.1%}){fair}"
     )
+    if cut:
+        lines.append(f"({cut} games cut at the hand limit, won by the higher total)")
     lines.append("")
-    hdr = f"{'team':<12}{'games':>6}{'won':>5}{'pts/hand':>9}{'contracts made':>16}"
-    hdr += f"{'nils made':>10}{'broken':>7}{'blind made/bid':>15}{'bags':>6}{'/hand':>6}"
+    hdr = f"{'player':<12}{'seat-games':>11}{'won':>6}{'pts/hand':>9}{'contracts made':>18}"
+    hdr += f"{'nils made/bid':>15}{'blind made/bid':>15}{'bags/hand':>10}"
     lines.append(hdr)
     for label in (x, y):
         a = agg[label]
+        hands = max(1.0, a["hands"])
         made = f"{a['made']:.0f}/{a['contracts']:.0f} {a['made'] / max(1, a['contracts']):.0%}"
+        nils = f"{a['nils_made']:.0f}/{a['nils']:.0f}"
+        blind = f"{a['blind_made']:.0f}/{a['blind']:.0f}"
         lines.append(
-            f"{label[:12]:<12}{a['games']:>6.0f}{a['won']:>5.0f}"
-            f"{a['points'] / a['hands']:>9.1f}{made:>16}"
-            f"{a['nils_made']:>10.0f}{a['nils'] - a['nils_made']:>7.0f}"
-            f"{a['blind_made']:>11.0f}/{a['blind']:<3.0f}"
-            f"{a['bags']:>6.0f}{a['bags'] / a['hands']:>6.2f}"
+            f"{label[:12]:<12}{a['games']:>11.0f}{a['won']:>6.0f}{a['points'] / hands:>9.1f}"
+            f"{made:>18}{nils:>15}{blind:>15}{a['bags'] / hands:>10.2f}"
         )
-    lines.append("")
-    lines.append("nil success by the nil bidder's partner:")
     keys = sorted(
         {k.rsplit(":", 1)[0] for a in agg.values() for k in a if k.startswith("nil_partner:")}
     )
-    for k in keys:
-        bid = sum(a.get(k + ":bid", 0) for a in agg.values())
-        made = sum(a.get(k + ":made", 0) for a in agg.values())
-        lines.append(
-            f"  partner {k.split(':', 1)[1]:<14} {made:.0f}/{bid:.0f} = {made / max(1, bid):.1%}"
-        )
-    pairs = sorted(
-        {k.rsplit(":", 1)[0] for a in agg.values() for k in a if k.startswith("nil_pair:")}
-    )
-    for k in pairs:
-        bid = sum(a.get(k + ":bid", 0) for a in agg.values())
-        made = sum(a.get(k + ":made", 0) for a in agg.values())
-        who = k.split(":", 1)[1].replace("+", " nil, partner ")
-        lines.append(f"    {who:<30} {made:.0f}/{bid:.0f} = {made / max(1, bid):.1%}")
+    if keys:
+        lines.append("")
+        lines.append("nil success by the nil bidder's partner:")
+        for k in keys:
+            bid = sum(a.get(k + ":bid", 0) for a in agg.values())
+            made_n = sum(a.get(k + ":made", 0) for a in agg.values())
+            lines.append(
+                f"  partner {k.split(':', 1)[1]:<14} {made_n:.0f}/{bid:.0f}"
+                f" = {made_n / max(1, bid):.1%}"
+            )
     lines.append("")
-    lines.append("decision time (ms):      n      p50      p95      max")
+    lines.append("decision time (ms):        n      p50      p95      max")
     for name, ts in sorted(times.items()):
         ms = [t * 1000 for t in ts]
         lines.append(
-            f"  {name:<16}{len(ms):>8}{pct(ms, 0.5):>9.1f}{pct(ms, 0.95):>9.1f}{max(ms):>9.1f}"
+            f"  {name[:16]:<16}{len(ms):>9}{pct(ms, 0.5):>9.1f}{pct(ms, 0.95):>9.1f}{max(ms):>9.1f}"
         )
     return "\n".join(lines)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("x", help="first team, e.g. master")
-    ap.add_argument("y", help="second team, e.g. rules")
-    ap.add_argument("--games", type=int, default=200, help="games in all (two per deal)")
+    ap.add_argument("x", help="first player (team), e.g. master")
+    ap.add_argument("y", help="second player (team), e.g. pimc")
+    ap.add_argument("--games", type=int, default=200, help="games in all (rounded to whole deals)")
+    ap.add_argument("--players", type=int, default=4, choices=(3, 4, 5, 6))
     ap.add_argument("--seed", type=int, default=1, help="first deal seed")
-    ap.add_argument("--workers", type=int, default=2, help="processes (at most 2 here)")
+    ap.add_argument("--workers", type=int, default=1, help="processes (at most 2 here)")
     ap.add_argument("--rules", default="classic", help='preset name or JSON like {"preset":"club"}')
     ap.add_argument("--budget-ms", type=int, default=None, help="search budget per decision")
-    ap.add_argument("--max-hands", type=int, default=60, help="cut a game after this many hands")
+    ap.add_argument("--max-hands", type=int, default=80, help="cut a game after this many hands")
     ap.add_argument("--out", default=None, help="also write the table to this file")
     args = ap.parse_args()
+    if args.players != 4 and ("/" in args.x or "/" in args.y):
+        raise SystemExit("mixed teams need four players")
     spec = args.rules if not args.rules.startswith("{") else json.loads(args.rules)
-    rules = Rules.from_json(spec, 4)
-    pairs = max(1, args.games // 2)
+    rules = Rules.from_json(spec, args.players)
+    per_deal = len(deal_labels(args.players, args.x, args.y))
+    deals = max(1, round(args.games / per_deal))
     tasks = [
-        (rules, args.seed + i, args.x, args.y, args.budget_ms, args.max_hands) for i in range(pairs)
+        (rules, args.seed + i, args.x, args.y, args.budget_ms, args.max_hands) for i in range(deals)
     ]
     cmd = "python bench/arena.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    results: list[list[dict]] = []
+    results: list[list[dict[str, Any]]] = []
     start = time.perf_counter()
     workers = max(1, min(2, args.workers))
     with multiprocessing.Pool(workers) as pool:
-        for i, r in enumerate(pool.imap_unordered(play_pair, tasks), 1):
+        for i, r in enumerate(pool.imap_unordered(play_deal, tasks), 1):
             results.append(r)
-            if i % 10 == 0 or i == pairs:
-                print(f"… {i}/{pairs} deals, {time.perf_counter() - start:.0f} s", file=sys.stderr)
-    text = report(results, args.x, args.y, cmd)
-    text += f"\n\nwall time {time.perf_counter() - start:.0f} s, {workers} workers"
+            if i % 5 == 0 or i == deals:
+                print(f"… {i}/{deals} deals, {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    text = report(results, args.x, args.y, cmd, args.players)
+    text += f"\n\nwall time {time.perf_counter() - start:.0f} s, {workers} worker(s)"
     print(text)
     if args.out:
         Path(args.out).write_text(text + "\n", encoding="utf-8")

@@ -344,18 +344,23 @@ def choose_card(g: Game, seat: int) -> int:
     hands = g.hands
     hand = hands[seat]
     others = 0
-    for s in range(n):
-        if s != seat:
-            others |= hands[s]
-    bids, tw = g.bids, g.tricks_won
+    for h in hands:
+        others |= h
+    others &= ~hand
+    bids = g.bids
     partner = (seat + 2) % 4 if n == 4 else -1
     trick = g.trick
     pos = len(trick)
     to_come = n - pos - 1
-    after = [(seat + i) % n for i in range(1, to_come + 1)]
-    me_nil = bids[seat] == 0 and tw[seat] == 0
-    partner_nil = partner >= 0 and bids[partner] == 0 and tw[partner] == 0
-    opp_nils = [s for s in range(n) if s != seat and s != partner and bids[s] == 0 and tw[s] == 0]
+    me_nil = partner_nil = False
+    opp_nils: list[int] = []
+    if 0 in bids:
+        tw = g.tricks_won
+        me_nil = bids[seat] == 0 and tw[seat] == 0
+        partner_nil = partner >= 0 and bids[partner] == 0 and tw[partner] == 0
+        opp_nils = [
+            s for s in range(n) if s != seat and s != partner and bids[s] == 0 and tw[s] == 0
+        ]
 
     if pos == 0:
         return _lead(g, seat, hand, legal, others, me_nil, partner_nil, opp_nils, partner)
@@ -367,7 +372,10 @@ def choose_card(g: Game, seat: int) -> int:
 
     if me_nil:
         return _duck(hand, legal, lead, win, last)
+    if not partner_nil and not opp_nils:
+        return _contract_follow(g, seat, legal, lead, win, win_seat, last, others, partner)
 
+    after = [(seat + i) % n for i in range(1, to_come + 1)]
     if partner_nil:
         if partner in after:
             # Cover: win as high as possible so the nil partner can play under.
@@ -399,10 +407,13 @@ def choose_card(g: Game, seat: int) -> int:
     return _contract_follow(g, seat, legal, lead, win, win_seat, last, others, partner)
 
 
+_MEMBERS = {n: tuple(side_members(n, s) for s in range(n)) for n in (3, 4, 5, 6)}
+_SIDES = {n: tuple(sides_list(n)) for n in (3, 4, 5, 6)}
+
+
 def _want_tricks(g: Game, seat: int) -> bool:
     n = g.n
-    mine = side_members(n, seat)
-    need = side_need(g, mine)
+    need = side_need(g, _MEMBERS[n][seat])
     left = g.hand_size - len(g.tricks)
     if need > 0:
         return need <= left or _can_set(g, seat, left)
@@ -417,8 +428,7 @@ def _want_tricks(g: Game, seat: int) -> bool:
 
 
 def _can_set(g: Game, seat: int, left: int) -> bool:
-    n = g.n
-    for side in sides_list(n):
+    for side in _SIDES[g.n]:
         if seat in side:
             continue
         on = side_need(g, side)

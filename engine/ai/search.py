@@ -19,13 +19,12 @@ the clock only stops a search that runs far over (a loaded machine).
 
 from __future__ import annotations
 
-import math
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.ai import policy
+from engine.ai.clock import NEVER, Deadline
 from engine.ai.knowledge import Knowledge, build_game, deal_out, knowledge
 from engine.ai.rollout import candidate_cards, play_out
 from engine.ai.winprob import win_probs
@@ -82,7 +81,7 @@ def evaluate(
     cands: list[int],
     worlds: list[World],
     value: Valuer,
-    deadline: float = math.inf,
+    deadline: Deadline = NEVER,
     act: Callable[[Game, int], None] | None = None,
 ) -> list[Scored]:
     """Each candidate on each world, the hand finished by the rule player."""
@@ -103,7 +102,7 @@ def evaluate(
             wins[a] += wt * w
             pts[a] += wt * p
         total += wt
-        if time.perf_counter() > deadline:
+        if deadline.passed():
             break
     total = total or 1.0
     out = []
@@ -143,7 +142,7 @@ def score_play(
     cands = play_candidates(v, k)
     if extra is not None and extra not in cands:
         cands.append(extra)
-    deadline = time.perf_counter() + cap_s
+    deadline = Deadline(cap_s)
     played = sum(len(cs) for _l, cs, _w in v.tricks) + len(v.trick)
     cost = len(cands) * sum(v.hand_counts) + WEIGH_COST * played
     worlds = sample_worlds(v, rng, world_count(cost, budget_ms), deadline=deadline)
@@ -170,7 +169,7 @@ def score_bids(
     v: View, rng: random.Random, budget_ms: int, cap_s: float, extra: int | None = None
 ) -> tuple[list[Scored], int]:
     """The candidate bids scored over shared imagined deals, and the rule bid."""
-    deadline = time.perf_counter() + cap_s
+    deadline = Deadline(cap_s)
     worlds = sample_worlds(v, rng, 1)
     if not worlds:
         return [Scored(a, 0.0, 0.0, 0.0) for a in v.legal], v.legal[0]
@@ -217,7 +216,7 @@ def unseen_worlds(v: View, rng: random.Random, count: int) -> list[World]:
 def score_blind(v: View, rng: random.Random, budget_ms: int, cap_s: float) -> tuple[Scored, Scored]:
     """Blind nil against looking first (then the rule bid), on deals that never
     use the own hand: the choice cannot depend on the cards."""
-    deadline = time.perf_counter() + cap_s
+    deadline = Deadline(cap_s)
     cost = 2 * (sum(v.hand_counts) + v.players)
     worlds = unseen_worlds(v, rng, world_count(cost, budget_ms))
     seat = v.seat
@@ -239,7 +238,7 @@ def score_exchange(
     v: View, rng: random.Random, budget_ms: int, cap_s: float, extra: int | None = None
 ) -> tuple[list[Scored], int]:
     """Cards to pass in the club blind-nil exchange, the most likely few tried."""
-    deadline = time.perf_counter() + cap_s
+    deadline = Deadline(cap_s)
     worlds = sample_worlds(v, rng, 1)
     if not worlds:
         return [Scored(a, 0.0, 0.0, 0.0) for a in v.legal], v.legal[0]

@@ -234,7 +234,12 @@ REVIEW_BUDGET_MS = 360  # search work for a whole review, in decision-budget mil
 SCREEN_SHARE = 0.5  # of it for the first look at every decision; the rest refines three
 
 
-def _decisions(record: Any, seat: int, hand: int) -> tuple[list[tuple[View, int]], int]:
+def _plays(h: dict[str, Any]) -> int:
+    plays = h.get("plays")
+    return len(plays) if isinstance(plays, list) else 0
+
+
+def _decisions(record: Any, seat: int, hand: int | None) -> tuple[list[tuple[View, int]], int]:
     """Every decision of ``seat`` in the record's hand ``hand``: (view before it, action)."""
     try:
         game, hands = load_game(record)
@@ -242,7 +247,14 @@ def _decisions(record: Any, seat: int, hand: int) -> tuple[list[tuple[View, int]
         raise ValueError(f"{e.code}: {e.message}") from None
     if not hands:
         raise ValueError("the record has no hand")
-    index = hand if hand >= 0 else len(hands) + hand
+    if hand is None:
+        cards = game.hand_size * game.n
+        done = [i for i, h in enumerate(hands) if isinstance(h, dict) and _plays(h) == cards]
+        if not done:
+            raise ValueError("the record has no finished hand")
+        index = done[-1]
+    else:
+        index = hand if hand >= 0 else len(hands) + hand
     if not 0 <= index < len(hands):
         raise ValueError(f"no hand {hand} in the record")
     if not 0 <= seat < game.n:
@@ -321,11 +333,11 @@ def _look(v: View, action: int, seed: int, budget_ms: int) -> tuple[float, int, 
 
 
 def review(
-    record: Any, seat: int, hand: int = -1, seed: int = 0, budget_ms: int | None = None
+    record: Any, seat: int, hand: int | None = None, seed: int = 0, budget_ms: int | None = None
 ) -> list[Mistake]:
     """Where ``seat``'s decisions in a finished hand of ``record`` (the replay
     format, e.g. ``engine.replay.record_of(game)``; ``hand`` indexes its hands,
-    the last by default) cost at least ``MIN_GAIN`` expected points against the
+    by default the last finished one) cost at least ``MIN_GAIN`` expected points against the
     master's choice on the same information: at most ``MAX_MISTAKES``, in the
     order they were made. ``budget_ms`` is the search work for the whole review.
 

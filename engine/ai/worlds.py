@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from dataclasses import dataclass
 
 from engine.ai import policy
+from engine.ai.clock import NEVER, Deadline
 from engine.ai.knowledge import Knowledge, build_game, knowledge, sample_hands
 from engine.cards import SUIT_MASKS
 from engine.game import PLAY, Game
@@ -107,7 +107,7 @@ def sample_worlds(
     count: int,
     *,
     plays: bool = True,
-    deadline: float = math.inf,
+    deadline: Deadline = NEVER,
 ) -> list[World]:
     """``count`` weighted worlds (fewer only past ``deadline`` or for a bad view).
 
@@ -117,7 +117,7 @@ def sample_worlds(
     weigh_plays = plays and v.phase == PLAY and bool(v.tricks or v.trick)
     out: list[World] = []
     for _ in range(count):
-        if out and time.perf_counter() > deadline:
+        if out and deadline.passed():
             break
         hands = sample_hands(k, rng)
         if hands is None:

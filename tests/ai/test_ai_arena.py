@@ -38,3 +38,12 @@ def test_arena_drives_an_external_agent() -> None:
     ext = "ext:" + sys.executable + " -m engine agent --level amateur"
     out = _arena(ext, "random", "--games", "2", "--workers", "1", "--max-hands", "1")
     assert "decision time" in out and "ext:" in out
+
+
+def test_arena_plays_the_pimc_baseline_and_individual_games() -> None:
+    out = _arena("pimc", "rules", "--games", "2", "--max-hands", "1")
+    assert "pimc vs rules (teams): 2 games" in out and "pimc " in out
+    out = _arena("amateur", "rules", "--players", "3", "--games", "3", "--max-hands", "2")
+    assert "amateur at one seat of 3" in out and "an equal player wins 33.3%" in out
+    row = next(ln.split() for ln in out.splitlines() if ln.split()[:1] == ["rules"])
+    assert row[1] == "6"  # two rule seats in each of the three games

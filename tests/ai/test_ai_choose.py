@@ -175,3 +175,22 @@ def test_attacks_opponents_nil(level: str) -> None:
     assert g.bids[1] == 0 and g.to_move == 0
     # Under the 5: the nil must then win the trick with the 9 or the king.
     assert choose_action(view(g, 0), level, 0, budget_ms=40) == parse_card("2H")
+
+
+def test_a_failing_player_is_logged_and_the_rule_player_moves(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import engine.ai.player as player
+
+    def broken(*_args: object) -> object:
+        raise RuntimeError("search broke")
+
+    monkeypatch.setattr(player, "decide", broken)
+    g = Game(Rules(), 3)
+    v = view(g, g.to_move)
+    with caplog.at_level("ERROR", logger="engine.ai.player"):
+        a = choose_action(v, "master", 1, budget_ms=5)
+    assert a in v.legal
+    rec = next(r for r in caplog.records if "search broke" in str(r.exc_info))
+    assert "fallback move: the rule player's action" in rec.getMessage()
+    assert str(a - BID) in rec.getMessage()  # the bid taken is named
