@@ -8,6 +8,7 @@ import signal
 import sqlite3
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -159,6 +160,9 @@ async def test_newer_schema_is_refused(tmp_path: Path) -> None:
     await db.close()
     with pytest.raises(RuntimeError, match="newer"):
         await Database.open(path)
+    # The refused open let go of the database (its lock, its threads).
+    db = await Database.open(path, migrate=False)
+    await db.close()
 
 
 async def test_tx_commits_and_rolls_back(db: Database) -> None:
@@ -415,6 +419,34 @@ async def test_committed_tx_survives_kill_9(tmp_path: Path) -> None:
         assert await _scalar(db, "SELECT count(*) FROM actions") == 20
     finally:
         await db.close()
+
+
+async def test_a_conn_is_refused_after_its_transaction(db: Database) -> None:
+    async with db.tx() as conn:
+        await conn.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)")
+    with pytest.raises(RuntimeError, match="ended"):
+        await conn.execute("DELETE FROM users")
+    with pytest.raises(RuntimeError, match="ended"):
+        await defer(conn, "DELETE FROM users")
+    assert await _scalar(db, "SELECT count(*) FROM users") == 1
+
+
+async def test_close_ends_the_threads_and_later_use_fails(tmp_path: Path) -> None:
+    """Each connection's thread ends with it; a closed database raises, it never hangs."""
+    before = set(threading.enumerate())
+    for _ in range(3):
+        db = await Database.open(tmp_path / "spades.db")
+        await db.execute(
+            "INSERT INTO users(user_id, updated_at) VALUES (1, 0) ON CONFLICT DO NOTHING"
+        )
+        await db.close()
+    async with asyncio.timeout(5):
+        while set(threading.enumerate()) - before:
+            await asyncio.sleep(0.01)
+    with pytest.raises(sqlite3.ProgrammingError):
+        await db.fetchone("SELECT 1")
+    with pytest.raises(sqlite3.ProgrammingError):
+        await db.execute("DELETE FROM users")
 
 
 async def test_foreign_keys_enforced(db: Database) -> None:
