@@ -364,13 +364,18 @@ class TableService:
                 await enqueue_send(conn, uid, ut(key, group=esc(live.chat_title)))
 
     async def migrated(self, old: int, new: int) -> None:
-        """The group became a supergroup (the service message in the old chat)."""
+        """The group became a supergroup (the service message in the old chat):
+        the outbox moves its queue, then calls :meth:`after_migration`."""
         await self.ctx.outbox.migrate(old, new)
 
     async def after_migration(self, old: int, new: int) -> None:
-        """The database already names the new chat (the outbox moved it): bring
-        the cached tables along and show the table message in the new chat,
-        since the old chat's messages cannot be edited there."""
+        """The outbox has moved its rows to the new chat (it learnt of the move
+        from Telegram, or from :meth:`migrated`): the tables follow, cached and
+        stored, and the table message is shown in the new chat, since the old
+        chat's messages cannot be edited there. Called again for the same move
+        (another call to the old id), it only shows the table message again."""
+        async with self.ctx.db.tx() as conn:
+            await repo.move_tables_to_chat(conn, old, new)
         for table_id in self.reg.cached_in_chat(old):
             async with self.reg.lock(table_id):
                 live = self.reg.cached(table_id)

@@ -199,6 +199,18 @@ async def update_table(conn: Conn, table_id: int, **fields: Any) -> None:
     )
 
 
+async def move_tables_to_chat(conn: Conn, old: int, new: int) -> None:
+    """A group became a supergroup: its tables (live and finished) follow it.
+
+    OR IGNORE: should the new chat already have a live table, both stay intact.
+    """
+    await _exec(
+        conn,
+        "UPDATE OR IGNORE tables SET chat_id=?, updated_at=? WHERE chat_id=?",
+        (new, time.time(), old),
+    )
+
+
 async def resize_seats(conn: Conn, table_id: int, players: int) -> None:
     """Seat count follows the rules' player count; people beyond it stand up."""
     await _exec(conn, "DELETE FROM seats WHERE table_id=? AND seat>=?", (table_id, players))

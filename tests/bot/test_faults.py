@@ -59,6 +59,13 @@ async def fake() -> Any:
         yield f
 
 
+@pytest.fixture(autouse=True)
+def keep_sent_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checks read what each message's last row said: the outbox keeps
+    sent rows for the whole test, not its usual few seconds."""
+    monkeypatch.setattr(Outbox, "keep_sent", 3600.0)
+
+
 @pytest.fixture
 def quick_timeouts(monkeypatch: pytest.MonkeyPatch) -> None:
     """A hung call costs 3 s, a retry 0.05–0.5 s: the same code, a shorter run."""

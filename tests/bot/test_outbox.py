@@ -17,7 +17,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-import bot.outbox as outbox_module
+import bot.outbox.queue as outbox_queue
 from bot.config import Settings
 from bot.outbox import (
     Outbox,
@@ -516,9 +516,11 @@ async def test_bad_request_fails_row_without_logging_text(
 # ------------------------------------------------------------------ migration
 
 
-async def test_group_migration_moves_rows_messages_and_tables(
+async def test_group_migration_moves_the_outbox_rows_and_tells_the_services(
     db: Database, bot: Bot, fake: FakeTelegram, ftime: FakeTime
 ) -> None:
+    """The outbox moves only what is its own (pending rows, remembered messages);
+    the table's chat id is the services' to move, in ``on_migrated``."""
     migrated: list[tuple[int, int]] = []
 
     async def on_migrated(old: int, new: int) -> None:
@@ -550,7 +552,7 @@ async def test_group_migration_moves_rows_messages_and_tables(
     key = await remembered(db, "table:1")
     assert key is not None and key[0] == new_id
     row = await db.fetchone("SELECT chat_id FROM tables")
-    assert row is not None and row["chat_id"] == new_id
+    assert row is not None and row["chat_id"] == GROUP, "domain data is not the outbox's"
     assert (
         await db.fetchone("SELECT 1 FROM outbox WHERE chat_id = ? AND status = 'pending'", (GROUP,))
         is None
@@ -593,19 +595,7 @@ async def test_pending_rows_survive_restart(
         await db.close()
 
 
-async def test_prune_removes_only_old_finished_rows(
-    db: Database, bot: Bot, ftime: FakeTime
-) -> None:
-    old = time.time() - 2 * 3600
-    ancient = time.time() - 30 * 24 * 3600
-    rows = [
-        ("sent", old),
-        ("superseded", old),
-        ("sent", time.time()),
-        ("pending", ancient),
-        ("failed", old),
-        ("failed", ancient),
-    ]
+async def insert_rows(db: Database, rows: list[tuple[str, float]]) -> None:
     async with db.tx() as conn:
         for status, created in rows:
             await conn.execute(
@@ -613,29 +603,101 @@ async def test_prune_removes_only_old_finished_rows(
                 " VALUES (?, 'send', '{}', ?, ?)",
                 (GROUP, status, created),
             )
+
+
+async def test_prune_removes_only_old_finished_rows(
+    db: Database, bot: Bot, ftime: FakeTime
+) -> None:
     outbox = make_outbox(db, bot, ftime)
+    now = time.time()
+    old = now - outbox.keep_sent - 60
+    ancient = now - outbox.keep_failed - 60
+    await insert_rows(
+        db,
+        [
+            ("sent", old),
+            ("superseded", old),
+            ("sent", now),
+            ("pending", ancient),
+            ("failed", old),
+            ("failed", ancient),
+        ],
+    )
     assert await outbox.prune() == 3
     assert await statuses(db) == {"sent": 1, "pending": 1, "failed": 1}
+    assert outbox.stats().pruned == 3
 
 
-async def test_prune_goes_in_small_chunks_up_to_a_cap(
-    db: Database, bot: Bot, ftime: FakeTime, monkeypatch: pytest.MonkeyPatch
+class CountingDatabase(Database):
+    """Notes what each write transaction of the prune deleted."""
+
+    deleted: list[int]
+
+    async def run_tx(self, fn: Any, *args: Any) -> Any:
+        result = await super().run_tx(fn, *args)
+        if fn is outbox_queue.prune_chunk:
+            self.deleted.append(result)
+        return result
+
+
+async def test_prune_takes_every_due_row_a_small_transaction_at_a_time(
+    tmp_path: Path, bot: Bot, ftime: FakeTime
 ) -> None:
-    monkeypatch.setattr(outbox_module, "PRUNE_CHUNK", 2)
-    monkeypatch.setattr(outbox_module, "PRUNE_CHUNKS", 3)
-    old = time.time() - 2 * 3600
-    async with db.tx() as conn:
-        for _ in range(7):
-            await conn.execute(
-                "INSERT INTO outbox(chat_id, op, payload, status, created_at)"
-                " VALUES (?, 'send', '{}', 'sent', ?)",
-                (GROUP, old),
-            )
+    """However far behind, one prune catches up (no cap per run), in chunks."""
+    db = await CountingDatabase.open(tmp_path / "spades.db")
+    db.deleted = []
+    try:
+        outbox = make_outbox(db, bot, ftime)
+        outbox.prune_chunk = 2
+        old = time.time() - outbox.keep_sent - 60
+        await insert_rows(db, [("sent", old)] * 5 + [("superseded", old)] * 2)
+        assert await outbox.prune() == 7
+        assert await statuses(db) == {}
+        # Four chunks of finished rows (2+2+2+1), one (empty) of failed ones.
+        assert db.deleted == [2, 2, 2, 1, 0]
+    finally:
+        await db.close()
+
+
+async def test_moves_are_not_held_up_by_a_long_prune(
+    db: Database, bot: Bot, ftime: FakeTime
+) -> None:
+    """A transaction queued while a big backlog is pruned commits after a
+    chunk or two, not after the whole prune."""
     outbox = make_outbox(db, bot, ftime)
-    assert await outbox.prune() == 6  # three chunks of two; the seventh waits
-    assert await statuses(db) == {"sent": 1}
-    assert await outbox.prune() == 1
-    assert await statuses(db) == {}
+    outbox.prune_chunk = 20
+    old = time.time() - outbox.keep_sent - 60
+    await insert_rows(db, [("sent", old)] * 1000)
+    pruning = asyncio.create_task(outbox.prune())
+    await asyncio.sleep(0)  # the prune's first chunk is on its way
+    async with db.tx() as conn:
+        await enqueue_send(conn, GROUP, "a move's message")
+    assert not pruning.done()
+    assert await pruning == 1000
+    assert await statuses(db) == {"pending": 1}
+
+
+async def test_sent_rows_are_pruned_while_running(
+    db: Database, bot: Bot, fake: FakeTelegram, ftime: FakeTime
+) -> None:
+    """The running outbox prunes on its own: the table holds only the last
+    ``keep_sent`` seconds of finished rows."""
+    outbox = make_outbox(db, bot, ftime)
+    outbox.keep_sent = 0.0
+    outbox.prune_interval = 0.01
+    async with running(outbox):
+        for n in range(5):
+            async with db.tx() as conn:
+                await enqueue_send(conn, GROUP, f"m{n}")
+                await enqueue_put(conn, GROUP, "table:1", f"v{n}")
+                await enqueue_put(conn, GROUP, "table:1", f"w{n}")
+            outbox.wake()
+            await outbox.drain()
+        async with asyncio.timeout(10):
+            while outbox.stats().pruned < 15:
+                await asyncio.sleep(0.01)
+        assert await statuses(db) == {}
+    assert [m.text for m in fake.chat_messages(GROUP)] == ["m0", "w4", "m1", "m2", "m3", "m4"]
 
 
 # -------------------------------------------------------------------- pacing

@@ -1,0 +1,43 @@
+"""The durable outbox: every message the bot sends goes through the ``outbox`` table.
+
+Services queue messages in the same transaction that records a move, so an
+acknowledged move always has its messages on disk; :class:`Outbox` then sends
+them at Telegram's pace. Delivery is *at least once*: a crash (or a network
+error) after Telegram received a call but before we marked the row sent
+repeats the call on restart. For ``put`` that is harmless (an identical edit
+is "not modified"); a ``send`` may rarely appear twice.
+
+Operations:
+
+* ``put``: make the message remembered under ``key`` show this text, editing it
+  if we know its id, else sending it and remembering the new id. Several
+  pending puts for one key collapse into the newest, so a burst of moves costs
+  one edit of the table message.
+* ``send``: always a new message (remembered under ``key`` if one is given).
+* ``delete``: delete the message remembered under ``key`` and forget it.
+
+Modules: :mod:`.queue` (the SQL of the ``outbox`` and ``messages`` tables),
+:mod:`.calls` (a row's payload and the Bot API call it becomes),
+:mod:`.pacer` (Telegram's rate limits), :mod:`.transport` (the HTTP call),
+:mod:`.errors` (sorting Telegram's failures), :mod:`.sender` (:class:`Outbox`).
+
+Message texts can contain a player's hidden cards, so nothing here logs them.
+"""
+
+from bot.outbox.calls import Markup
+from bot.outbox.pacer import Pacer
+from bot.outbox.queue import enqueue_delete, enqueue_put, enqueue_send, forget_key
+from bot.outbox.sender import ForbiddenHandler, MigratedHandler, Outbox, OutboxStats
+
+__all__ = [
+    "ForbiddenHandler",
+    "Markup",
+    "MigratedHandler",
+    "Outbox",
+    "OutboxStats",
+    "Pacer",
+    "enqueue_delete",
+    "enqueue_put",
+    "enqueue_send",
+    "forget_key",
+]

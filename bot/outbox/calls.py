@@ -1,0 +1,98 @@
+"""What a queued row asks of Telegram: its payload going in, a Bot API call coming out."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from aiogram.types import InlineKeyboardMarkup
+
+PUT, SEND, DELETE = "put", "send", "delete"
+
+Markup = InlineKeyboardMarkup | dict[str, Any] | None
+
+
+def _markup_json(reply_markup: Markup) -> dict[str, Any] | None:
+    if reply_markup is None:
+        return None
+    if isinstance(reply_markup, InlineKeyboardMarkup):
+        return reply_markup.model_dump(mode="json", exclude_none=True)
+    if isinstance(reply_markup, dict):
+        return reply_markup
+    raise TypeError(f"reply_markup must be InlineKeyboardMarkup or dict, not {type(reply_markup)}")
+
+
+def _message_id(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def payload(
+    text: str,
+    reply_markup: Markup,
+    parse_mode: str | None,
+    disable_notification: bool,
+    reply_to: int | None = None,
+) -> str:
+    """The row's ``payload`` column; wrong types fail here, in the caller's transaction."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text)}")
+    data: dict[str, Any] = {"text": text, "parse_mode": parse_mode}
+    markup = _markup_json(reply_markup)
+    if markup is not None:
+        data["reply_markup"] = markup
+    if disable_notification:
+        data["disable_notification"] = True
+    if reply_to is not None:
+        if not _message_id(reply_to):
+            raise TypeError(f"reply_to must be a message id, not {type(reply_to)}")
+        data["reply_to"] = reply_to
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(slots=True)
+class Call:
+    """One Bot API call: the method's name and its JSON parameters."""
+
+    method: str
+    params: dict[str, Any]
+
+
+def delete_call(chat_id: int, message_id: int) -> Call:
+    return Call("deleteMessage", {"chat_id": chat_id, "message_id": message_id})
+
+
+def text_call(chat_id: int, op: str, raw_payload: str, message_id: int | None) -> Call:
+    """``editMessageText`` for a put of a known message, else ``sendMessage``.
+
+    Raises ``ValueError``/``TypeError``/``KeyError`` for a payload that cannot
+    be a message (the row then fails without a call).
+    """
+    data = json.loads(raw_payload)
+    if not isinstance(data, dict):
+        raise TypeError("payload must be a JSON object")
+    params: dict[str, Any] = {"chat_id": chat_id}
+    if op == PUT and message_id is not None:
+        method = "editMessageText"
+        params["message_id"] = message_id
+    else:
+        method = "sendMessage"
+        if data.get("disable_notification"):
+            params["disable_notification"] = True
+        reply_to = data.get("reply_to")
+        if reply_to is not None:
+            if not _message_id(reply_to):
+                raise TypeError("reply_to must be a message id")
+            params["reply_parameters"] = {
+                "message_id": reply_to,
+                "allow_sending_without_reply": True,
+            }
+    text = data["text"]
+    if not isinstance(text, str):
+        raise TypeError("text must be a string")
+    params["text"] = text
+    if data.get("parse_mode"):
+        params["parse_mode"] = data["parse_mode"]
+    if data.get("reply_markup"):
+        params["reply_markup"] = data["reply_markup"]
+    return Call(method, params)

@@ -1,0 +1,269 @@
+"""The queue's SQL: the ``outbox`` rows and the ``messages`` they remember.
+
+``enqueue_*`` and :func:`forget_key` are written inside the caller's
+transaction (a move and its messages commit together). The rest runs on the
+database thread through ``Database.run``/``run_tx``: each function is one
+trip, several statements at once.
+
+Row statuses: ``pending`` until sent; then ``sent``, ``superseded`` (a newer
+put of the same key went out instead) or ``failed``. Only pending rows are
+ever read by the sender; finished ones stay a short while for diagnosis and
+are pruned (see ``Outbox.prune``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+
+from bot.outbox.calls import DELETE, PUT, SEND, Markup, payload
+from bot.storage.db import Conn, defer
+
+# -- queueing (inside the caller's transaction) -------------------------------
+
+
+async def _insert(
+    conn: Conn,
+    chat_id: int,
+    op: str,
+    key: str | None,
+    data: str,
+    not_before: float,
+) -> None:
+    await defer(
+        conn,
+        "INSERT INTO outbox(chat_id, op, key, payload, not_before, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (chat_id, op, key, data, not_before, time.time()),
+    )
+
+
+async def enqueue_put(
+    conn: Conn,
+    chat_id: int,
+    key: str,
+    text: str,
+    reply_markup: Markup = None,
+    parse_mode: str | None = "HTML",
+    *,
+    disable_notification: bool = False,
+    not_before: float = 0.0,
+) -> None:
+    """Queue "the message under ``key`` shows ``text``" (edit if known, else send).
+
+    Call inside ``db.tx()``; ``not_before`` is a ``time.time()`` instant before
+    which the row is not sent (and it holds back this chat's later rows).
+    """
+    data = payload(text, reply_markup, parse_mode, disable_notification)
+    await _insert(conn, chat_id, PUT, key, data, not_before)
+
+
+async def enqueue_send(
+    conn: Conn,
+    chat_id: int,
+    text: str,
+    reply_markup: Markup = None,
+    key: str | None = None,
+    parse_mode: str | None = "HTML",
+    *,
+    disable_notification: bool = False,
+    not_before: float = 0.0,
+    reply_to: int | None = None,
+) -> None:
+    """Queue a new message; with ``key`` its id is remembered so later puts edit it.
+
+    ``reply_to``: the id of the message (in this chat) it answers; should that
+    message be gone by then, it is sent as a plain message.
+    """
+    data = payload(text, reply_markup, parse_mode, disable_notification, reply_to)
+    await _insert(conn, chat_id, SEND, key, data, not_before)
+
+
+async def enqueue_delete(conn: Conn, chat_id: int, key: str, *, not_before: float = 0.0) -> None:
+    """Queue deleting the message remembered under ``key`` (a no-op if none is)."""
+    await _insert(conn, chat_id, DELETE, key, "{}", not_before)
+
+
+async def forget_key(conn: Conn, key: str) -> None:
+    """Forget the message under ``key``: the next put sends a fresh message."""
+    await defer(conn, "DELETE FROM messages WHERE key = ?", (key,))
+
+
+# -- planning: what to send next for a chat ----------------------------------
+
+
+@dataclass(slots=True)
+class Row:
+    id: int
+    chat_id: int
+    op: str
+    key: str | None
+    payload: str
+    not_before: float
+
+
+@dataclass(slots=True)
+class Plan:
+    target: Row  # the row whose content goes out
+    superseded: list[int]  # older puts for the same key that target replaces
+    message_id: int | None  # the remembered message for target.key in this chat
+    head: Row | None = None  # the chat's first pending row, when not target
+
+    @property
+    def first(self) -> Row:
+        return self.head or self.target
+
+
+_ROW_COLS = "id, chat_id, op, key, payload, not_before"
+
+
+def plan_rows(raw: sqlite3.Connection, head: Row, scan: int, now: float) -> Plan:
+    """What to send for ``head``: the newest put of its key that may go now
+    (looking at most ``scan`` rows ahead), and the message it edits."""
+    message_id: int | None = None
+    if head.key is not None and head.op in (PUT, DELETE):
+        known = raw.execute(
+            "SELECT chat_id, message_id FROM messages WHERE key = ?", (head.key,)
+        ).fetchone()
+        if known is not None and known[0] == head.chat_id:
+            message_id = int(known[1])
+    if head.op != PUT:
+        return Plan(head, [], message_id)
+    later = raw.execute(
+        "SELECT id, op, key, not_before FROM outbox"
+        " WHERE chat_id = ? AND status = 'pending' AND id > ? ORDER BY id LIMIT ?",
+        (head.chat_id, head.id, scan),
+    ).fetchall()
+    superseded: list[int] = []
+    target_id = head.id
+    for row_id, op, key, not_before in later:
+        if op == PUT and key == head.key and not_before <= now:
+            superseded.append(target_id)
+            target_id = row_id
+        elif key == head.key or message_id is None:
+            # Another op on this key, or (while the message does not exist
+            # yet) any other message: moving past it would reorder the chat.
+            break
+    if target_id == head.id:
+        return Plan(head, [], message_id)
+    row = raw.execute(f"SELECT {_ROW_COLS} FROM outbox WHERE id = ?", (target_id,)).fetchone()
+    if row is None:
+        return Plan(head, [], message_id)
+    return Plan(Row(*row), superseded, message_id, head)
+
+
+def next_plan(raw: sqlite3.Connection, chat_id: int, scan: int, now: float) -> Plan | None:
+    """The chat's first pending row and what to send for it (None: nothing pending)."""
+    row = raw.execute(
+        f"SELECT {_ROW_COLS} FROM outbox WHERE chat_id = ? AND status = 'pending'"
+        " ORDER BY id LIMIT 1",
+        (chat_id,),
+    ).fetchone()
+    return None if row is None else plan_rows(raw, Row(*row), scan, now)
+
+
+def pending_chats(raw: sqlite3.Connection) -> list[int]:
+    """Every chat with a pending row."""
+    rows = raw.execute("SELECT DISTINCT chat_id FROM outbox WHERE status = 'pending'")
+    return [int(chat_id) for (chat_id,) in rows]
+
+
+def any_pending(raw: sqlite3.Connection) -> bool:
+    return (
+        raw.execute("SELECT 1 FROM outbox WHERE status = 'pending' LIMIT 1").fetchone() is not None
+    )
+
+
+# -- finishing (each a short transaction) ------------------------------------
+
+
+def _mark_superseded(raw: sqlite3.Connection, ids: list[int]) -> int:
+    if not ids:
+        return 0
+    marks = ",".join("?" * len(ids))
+    return raw.execute(
+        f"UPDATE outbox SET status = 'superseded' WHERE status = 'pending' AND id IN ({marks})",
+        ids,
+    ).rowcount
+
+
+def finish_rows(
+    raw: sqlite3.Connection, plan: Plan, message_id: int | None, forget: bool, scan: int
+) -> tuple[int, Plan | None]:
+    """The plan went out: mark it sent, remember (or, with ``forget``, drop) its
+    message. Returns how many rows it superseded and the chat's next plan,
+    read in the same trip."""
+    row = plan.target
+    coalesced = _mark_superseded(raw, plan.superseded)
+    raw.execute(
+        "UPDATE outbox SET status = 'sent', attempts = attempts + 1, error = NULL WHERE id = ?",
+        (row.id,),
+    )
+    if forget and row.key is not None:
+        raw.execute("DELETE FROM messages WHERE key = ? AND chat_id = ?", (row.key, row.chat_id))
+    elif row.key is not None and message_id is not None:
+        raw.execute(
+            "INSERT INTO messages(key, chat_id, message_id) VALUES (?, ?, ?)"
+            " ON CONFLICT(key) DO UPDATE SET chat_id = excluded.chat_id,"
+            " message_id = excluded.message_id",
+            (row.key, row.chat_id, message_id),
+        )
+    return coalesced, next_plan(raw, row.chat_id, scan, time.time())
+
+
+def fail_rows(raw: sqlite3.Connection, plan: Plan, description: str) -> None:
+    """The plan's row failed for good (and the puts it replaced with it)."""
+    _mark_superseded(raw, plan.superseded)
+    raw.execute(
+        "UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ? WHERE id = ?",
+        (description[:500], plan.target.id),
+    )
+
+
+def fail_chat(raw: sqlite3.Connection, chat_id: int, description: str) -> int:
+    """Every pending row of a chat that cannot be written to fails; returns how many."""
+    return raw.execute(
+        "UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?"
+        " WHERE chat_id = ? AND status = 'pending'",
+        (description[:500], chat_id),
+    ).rowcount
+
+
+def note_error(raw: sqlite3.Connection, row_id: int, description: str) -> None:
+    """A failed attempt that will be retried."""
+    raw.execute(
+        "UPDATE outbox SET attempts = attempts + 1, error = ? WHERE id = ?",
+        (description[:500], row_id),
+    )
+
+
+def forget_lost(raw: sqlite3.Connection, key: str | None, message_id: int) -> None:
+    """The remembered message is gone: the key's next put sends a new one."""
+    raw.execute("DELETE FROM messages WHERE key = ? AND message_id = ?", (key, message_id))
+
+
+def move_chat(raw: sqlite3.Connection, old: int, new: int) -> None:
+    """A group became a supergroup: its pending rows and remembered messages go along."""
+    raw.execute(
+        "UPDATE outbox SET chat_id = ? WHERE chat_id = ? AND status = 'pending'", (new, old)
+    )
+    raw.execute("UPDATE messages SET chat_id = ? WHERE chat_id = ?", (new, old))
+
+
+# -- pruning -------------------------------------------------------------------
+
+
+def prune_chunk(
+    raw: sqlite3.Connection, statuses: tuple[str, ...], before: float, limit: int
+) -> int:
+    """Delete up to ``limit`` rows in ``statuses`` created before ``before``; returns how many.
+
+    The oldest first, found through the ``created_at`` index.
+    """
+    marks = ",".join("?" * len(statuses))
+    return raw.execute(
+        "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox"
+        f" WHERE created_at < ? AND status IN ({marks}) ORDER BY created_at LIMIT ?)",
+        (before, *statuses, limit),
+    ).rowcount
