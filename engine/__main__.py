@@ -1,4 +1,7 @@
-"""``python -m engine replay|agent|play`` — the engine's command line."""
+"""``python -m engine replay|agent`` — the engine's command line.
+
+The game in a terminal is ``python -m terminal`` (it reads the bot's locales,
+so it lives outside this stdlib-only package)."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from engine.rules import PRESETS
 ROOT = Path(__file__).resolve().parent.parent
 LOCALES = ROOT / "locales"
 KEY_CALL = re.compile(
-    r"""(?:\btr|\bt|\but|i18n\.get|UserError|texts\(\s*\w+\s*,)\(\s*"([a-z][a-z0-9_-]+)"|"((?:err|left)-[a-z0-9_-]+)\""""
+    r"""(?:\btr|\bt|\but|\bwords|i18n\.get|UserError|texts\(\s*\w+\s*,)\(\s*"([a-z][a-z0-9_-]+)"|"((?:err|left)-[a-z0-9_-]+)\""""
 )
 
 
@@ -39,7 +39,7 @@ def keys_in(lang: str) -> set[str]:
 
 def keys_used() -> set[str]:
     used: set[str] = set()
-    for path in (ROOT / "bot").rglob("*.py"):
+    for path in [*(ROOT / "bot").rglob("*.py"), *(ROOT / "terminal").rglob("*.py")]:
         for m in KEY_CALL.finditer(path.read_text(encoding="utf-8")):
             used.add(m.group(1) or m.group(2))
     # Keys built at run time.

@@ -1,4 +1,4 @@
-"""``python -m engine agent`` and ``python -m engine play``: the CLI entry points.
+"""``python -m engine agent``: the computer player's command line.
 
 The agent speaks JSON lines: one request per line in, one answer per line
 out, and a bad line gets an error answer while the process keeps serving.
@@ -44,24 +44,9 @@ def _cmd_agent(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_play(args: argparse.Namespace) -> int:
-    from engine.play_cli import run
-
-    return run(args)
-
-
 def add_commands(sub: Any) -> None:
     p = sub.add_parser("agent", help="the computer player over JSON lines on stdin/stdout")
     p.add_argument("--level", choices=LEVELS, default="master")
     p.add_argument("--seed", type=int, default=0, help="default seed of requests without one")
     p.add_argument("--budget-ms", type=int, default=None, help="search budget per decision")
     p.set_defaults(func=_cmd_agent)
-
-    q = sub.add_parser("play", help="play a game in the terminal against the computer (Russian)")
-    q.add_argument("--level", choices=LEVELS, default="master")
-    q.add_argument("--preset", default="classic", help="classic or club")
-    q.add_argument("--players", type=int, default=4, choices=(3, 4, 5, 6))
-    q.add_argument("--seed", type=int, default=None, help="deal seed (random by default)")
-    q.add_argument("--hands", type=int, default=0, help="stop after this many hands (0: the game)")
-    q.add_argument("--seat", type=int, default=0, help="your seat")
-    q.set_defaults(func=_cmd_play)
