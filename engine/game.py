@@ -276,7 +276,7 @@ class Game:
         return self._blind_eligible(seat)
 
     def _blind_eligible(self, seat: int) -> bool:
-        """The option, and under ``club`` (SPEC reading 2) a team at least 100
+        """The option, and under ``club`` (docs/rules.md, reading 2) a team at least 100
         behind before the hand, one blind nil per team."""
         rule = self.rules.blind_nil
         if rule == "off":

@@ -1,6 +1,6 @@
-"""The rule set: every option of SPEC.md as one frozen value, plus the presets.
+"""The rule set: every option of docs/rules.md as one frozen value, plus the presets.
 
-Option names and values are exactly those of SPEC.md's last section, because
+Option names and values are exactly those of docs/rules.md («Options»), because
 the replay format, the agent protocol and the bot's stored tables use them.
 """
 
@@ -48,7 +48,8 @@ class Rules:
         return self.players == 4
 
     def validate(self) -> Rules:
-        """Refuse values outside SPEC.md and combinations the rules do not define."""
+        """Refuse values outside docs/rules.md and combinations the rules do not
+        define (reading 12)."""
 
         def bad(msg: str) -> EngineError:
             return EngineError("bad_rules", msg)

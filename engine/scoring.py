@@ -1,4 +1,4 @@
-"""Hand scoring and the end of the game, exactly as SPEC.md words them.
+"""Hand scoring and the end of the game, exactly as docs/rules.md words them.
 
 Kept apart from the play state so a score can be checked from a sheet alone
 (bids, tricks, totals before the hand) — that is what the tests and the
@@ -156,7 +156,7 @@ def score_hand(
 def decide_end(rules: Rules, totals: list[int], tiebreak: bool) -> tuple[int | None, bool]:
     """After a fully scored hand: (winning side or None, tie-break running).
 
-    SPEC reading 9: once a side reached the target, fell to the floor, or a
+    docs/rules.md, reading 9: once a side reached the target, fell to the floor, or a
     tie-break runs, the single highest total wins; a shared top plays on.
     """
     reached = tiebreak or any(t >= rules.target for t in totals)

@@ -1,6 +1,6 @@
-"""An independent, deliberately plain implementation of SPEC.md's rules.
+"""An independent, deliberately plain implementation of docs/rules.md.
 
-Written from SPEC.md (rules, option table and fine-point readings 1–13), not
+Written from the rules (docs/rules.md: rules, options and readings 1–13), not
 from the engine: it imports nothing from ``engine`` at all. Cards are the
 canonical strings of the replay format (``"AS"``, ``"TD"``, ``"2C"``), bids
 are ints (0 = nil) or ``"blind"``. Speed does not matter here; clarity does.
@@ -111,7 +111,7 @@ def _same_value(a: object, b: object) -> bool:
 
 
 def rules_problem(r: Rules) -> str | None:
-    """Why a rule set is refused (values, then SPEC reading 12), or None."""
+    """Why a rule set is refused (values, then reading 12), or None."""
     if not any(_same_value(r.players, p) for p in (3, 4, 5, 6)):
         return "players"
     for key, values in OPTION_VALUES.items():

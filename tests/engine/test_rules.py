@@ -708,7 +708,7 @@ def test_no_action_after_the_game() -> None:
 
 
 # ================================================================= validation
-BAD_COMBINATIONS = [  # SPEC reading 12
+BAD_COMBINATIONS = [  # reading 12 of docs/rules.md
     ({"preset": "classic", "suicide": True}, 3),
     ({"preset": "classic", "suicide": True}, 5),
     ({"preset": "classic", "suicide": True}, 6),

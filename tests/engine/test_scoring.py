@@ -1,4 +1,4 @@
-"""Every worked example of SPEC.md and a case for every scoring option value.
+"""Every worked example of docs/rules.md and a case for every scoring option value.
 
 Each case is computed three ways where it makes sense: ``engine.scoring``
 directly, a full replay record through ``engine.replay.replay`` (a deal built
@@ -89,7 +89,7 @@ def check(
     total = (totals_before[side] if totals_before else 0) + score
     got = engine_sides(rules, n, nums, tricks, blind, bags_before, totals_before)
     mine = reference_sides(rules, n, nums, tricks, blind, bags_before, totals_before)
-    assert mine[side] == (score, bags, total), "the reference disagrees with SPEC"
+    assert mine[side] == (score, bags, total), "the reference disagrees with docs/rules.md"
     assert got[side] == (score, bags, total)
     assert got == mine
     if via_replay and not bags_before and not totals_before:
@@ -103,7 +103,7 @@ def check(
         assert h["bags"] == [m[1] for m in mine]
 
 
-# ------------------------------------------------------ SPEC worked examples
+# ------------------------------------------- worked examples of docs/rules.md
 def test_nil_takes_one_partner_four_takes_three() -> None:
     # seat 0 nil takes 1, seat 2 bids 4 takes 3 → −100 − 40
     check("classic", 4, [0, 3, 4, 3], [1, 5, 3, 4], 0, -140, 0)
