@@ -253,17 +253,37 @@ def move_chat(raw: sqlite3.Connection, old: int, new: int) -> None:
 
 # -- pruning -------------------------------------------------------------------
 
+#: Where a prune pass goes on from: the (created_at, id) of the last row it looked at.
+Mark = tuple[float, int]
+START: Mark = (float("-inf"), 0)
 
-def prune_chunk(
-    raw: sqlite3.Connection, statuses: tuple[str, ...], before: float, limit: int
-) -> int:
-    """Delete up to ``limit`` rows in ``statuses`` created before ``before``; returns how many.
 
-    The oldest first, found through the ``created_at`` index.
+def prune_step(
+    raw: sqlite3.Connection, after: Mark, before: float, failed_before: float, limit: int
+) -> tuple[int, Mark | None]:
+    """Look at the next ``limit`` rows queued after ``after`` and before
+    ``before``, oldest first, and delete the finished ones: sent and
+    superseded rows, failed ones queued before ``failed_before``.
+
+    Returns how many went and where to go on (None: the range is done). The
+    work is bounded by ``limit`` whatever the rows are: rows that stay
+    (pending, failed and younger) are passed over, not looked at again and
+    again by every step.
     """
-    marks = ",".join("?" * len(statuses))
-    return raw.execute(
-        "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox"
-        f" WHERE created_at < ? AND status IN ({marks}) ORDER BY created_at LIMIT ?)",
-        (before, *statuses, limit),
-    ).rowcount
+    rows = raw.execute(
+        "SELECT id, created_at, status FROM outbox"
+        " WHERE (created_at, id) > (?, ?) AND created_at < ? ORDER BY created_at, id LIMIT ?",
+        (*after, before, limit),
+    ).fetchall()
+    ids = [
+        row_id
+        for row_id, created_at, status in rows
+        if status in ("sent", "superseded") or (status == "failed" and created_at < failed_before)
+    ]
+    if ids:
+        marks = ",".join("?" * len(ids))
+        raw.execute(f"DELETE FROM outbox WHERE id IN ({marks})", ids)
+    if len(rows) < limit:
+        return len(ids), None
+    last_id, last_created, _ = rows[-1]
+    return len(ids), (float(last_created), int(last_id))

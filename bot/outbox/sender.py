@@ -80,9 +80,16 @@ class Outbox:
     keep_sent: float = 30.0
     keep_failed: float = 7 * 24 * 3600.0
     prune_interval: float = 5.0
-    #: Rows deleted per trip to the database: moves wait behind one such trip
-    #: at most, never behind the whole prune.
+    #: Rows looked at (and at most deleted) per trip to the database: moves
+    #: wait behind one such trip at most, never behind the whole prune.
     prune_chunk: int = 250
+    #: A prune goes on from where the last one ended, less this overlap (a
+    #: row is stamped a moment before its transaction commits) ...
+    prune_overlap: float = 10.0
+    #: ... and every ``full_sweep`` seconds starts from the oldest row: for rows
+    #: finished after a pass went by (pending past ``keep_sent``: a flood wait,
+    #: an outage, ``not_before``) and failed rows coming of age.
+    full_sweep: float = 600.0
     #: Fallback poll for rows queued without :meth:`wake`.
     poll_interval: float = 2.0
     backoff_base: float = 1.0
@@ -129,6 +136,8 @@ class Outbox:
         self._running = False
         self._stopping = False
         self._busy: set[int] = set()  # chats with a call in flight (or its bookkeeping)
+        self._pruned_to: queue.Mark = queue.START  # rows before it were pruned
+        self._swept_at = float("-inf")  # time.time() of the last prune from the oldest row
         self._stats = OutboxStats()
 
     # -- public ----------------------------------------------------------
@@ -221,17 +230,21 @@ class Outbox:
         at most.
         """
         now = time.time()
+        if now - self._swept_at >= self.full_sweep:
+            self._pruned_to = queue.START
+            self._swept_at = now
+        cutoff = now - self.keep_sent
         removed = 0
-        for statuses, age in (
-            (("sent", "superseded"), self.keep_sent),
-            (("failed",), self.keep_failed),
-        ):
-            while True:
-                n = await self._db.run_tx(queue.prune_chunk, statuses, now - age, self.prune_chunk)
-                removed += n
-                if n < self.prune_chunk:
-                    break
-        self._stats.pruned += removed
+        mark: queue.Mark | None = self._pruned_to
+        while mark is not None:
+            n, mark = await self._db.run_tx(
+                queue.prune_step, mark, cutoff, now - self.keep_failed, self.prune_chunk
+            )
+            removed += n
+            self._stats.pruned += n
+            if mark is not None:
+                self._pruned_to = mark  # a cancelled prune goes on from here
+        self._pruned_to = (cutoff - self.prune_overlap, 0)
         self._pacing.forget_idle(self._workers)
         return removed
 

@@ -629,34 +629,68 @@ async def test_prune_removes_only_old_finished_rows(
 
 
 class CountingDatabase(Database):
-    """Notes what each write transaction of the prune deleted."""
+    """Notes what each prune transaction deleted."""
 
     deleted: list[int]
 
     async def run_tx(self, fn: Any, *args: Any) -> Any:
         result = await super().run_tx(fn, *args)
-        if fn is outbox_queue.prune_chunk:
-            self.deleted.append(result)
+        if fn is outbox_queue.prune_step:
+            self.deleted.append(result[0])
         return result
 
 
+@pytest.fixture
+async def counting_db(tmp_path: Path) -> AsyncIterator[CountingDatabase]:
+    database = await CountingDatabase.open(tmp_path / "spades.db")
+    database.deleted = []
+    yield database
+    await database.close()
+
+
 async def test_prune_takes_every_due_row_a_small_transaction_at_a_time(
-    tmp_path: Path, bot: Bot, ftime: FakeTime
+    counting_db: CountingDatabase, bot: Bot, ftime: FakeTime
 ) -> None:
     """However far behind, one prune catches up (no cap per run), in chunks."""
-    db = await CountingDatabase.open(tmp_path / "spades.db")
-    db.deleted = []
-    try:
-        outbox = make_outbox(db, bot, ftime)
-        outbox.prune_chunk = 2
-        old = time.time() - outbox.keep_sent - 60
-        await insert_rows(db, [("sent", old)] * 5 + [("superseded", old)] * 2)
-        assert await outbox.prune() == 7
-        assert await statuses(db) == {}
-        # Four chunks of finished rows (2+2+2+1), one (empty) of failed ones.
-        assert db.deleted == [2, 2, 2, 1, 0]
-    finally:
-        await db.close()
+    outbox = make_outbox(counting_db, bot, ftime)
+    outbox.prune_chunk = 2
+    old = time.time() - outbox.keep_sent - 60
+    await insert_rows(counting_db, [("sent", old)] * 5 + [("superseded", old)] * 2)
+    assert await outbox.prune() == 7
+    assert await statuses(counting_db) == {}
+    assert counting_db.deleted == [2, 2, 2, 1]
+
+
+async def test_rows_that_stay_cost_a_prune_step_once(
+    counting_db: CountingDatabase, bot: Bot, ftime: FakeTime
+) -> None:
+    """A week of failed rows (kept) before the sent ones: each step looks at
+    ``prune_chunk`` rows, whatever they are, so none takes longer for them."""
+    outbox = make_outbox(counting_db, bot, ftime)
+    outbox.prune_chunk = 4
+    old = time.time() - outbox.keep_sent - 60
+    await insert_rows(counting_db, [("failed", old - 10)] * 10 + [("sent", old)] * 3)
+    assert await outbox.prune() == 3
+    assert counting_db.deleted == [0, 0, 2, 1]
+    assert await statuses(counting_db) == {"failed": 10}
+
+
+async def test_a_row_sent_after_the_prune_went_by_goes_at_the_next_full_sweep(
+    db: Database, bot: Bot, ftime: FakeTime
+) -> None:
+    """A prune goes on from where the last one ended; a row still pending
+    then (a flood wait, an outage) and sent later is found by the sweep from
+    the oldest row that runs every ``full_sweep`` seconds."""
+    outbox = make_outbox(db, bot, ftime)
+    outbox.full_sweep = 3600.0
+    old = time.time() - outbox.keep_sent - 60
+    await insert_rows(db, [("pending", old), ("sent", old)])
+    assert await outbox.prune() == 1
+    await db.execute("UPDATE outbox SET status = 'sent'")
+    assert await outbox.prune() == 0
+    outbox.full_sweep = 0.0  # time for a sweep: the next prune starts from the oldest row
+    assert await outbox.prune() == 1
+    assert await statuses(db) == {}
 
 
 async def test_moves_are_not_held_up_by_a_long_prune(
