@@ -4,7 +4,6 @@ from __future__ import annotations
 
 # Seconds per move offered at /newgame: real time, then daily.
 PACES = (30, 60, 120, 300, 12 * 3600, 24 * 3600, 48 * 3600, 72 * 3600)
-DEFAULT_PACE = 60
 DAILY = 12 * 3600
 HOUR = 3600
 

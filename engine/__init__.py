@@ -3,7 +3,7 @@
 from engine.errors import EngineError
 from engine.game import BID, BLIND, Game, Phase, action_from_json, action_to_json, apply
 from engine.rules import CLASSIC, CLUB, PRESETS, Rules
-from engine.view import PublicView, View, public_view, view
+from engine.view import PublicView, View, public_view, view, views
 
 __all__ = [
     "BID",
@@ -22,4 +22,5 @@ __all__ = [
     "apply",
     "public_view",
     "view",
+    "views",
 ]

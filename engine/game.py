@@ -33,7 +33,7 @@ from engine.cards import (
 )
 from engine.errors import EngineError
 from engine.rules import Rules
-from engine.scoring import decide_end, score_hand, side_of, sides
+from engine.scoring import decide_end, score_hand, sides
 
 BID = 52
 BLIND = 70
@@ -479,9 +479,6 @@ class Game:
 
     def hand_cards(self, seat: int) -> list[int]:
         return cards_of(self.hands[seat])
-
-    def side_of(self, seat: int) -> int:
-        return side_of(self.n, seat)
 
     # --------------------------------------------------------- serialisation
     def to_dict(self) -> dict[str, Any]:

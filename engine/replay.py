@@ -188,14 +188,14 @@ def record_of(game: Game) -> dict[str, Any]:
         plays: list[str] = []
         while i < len(actions) and g.phase not in (DEAL,) and not g.finished:
             a = actions[i]
-            phase = g.phase
+            phase, seat = g.phase, g.to_move
             g.apply_action(a)
             i += 1
             if phase == BIDDING:
                 h["bids"].append(action_to_json(a))
             elif phase == EXCHANGE:
                 if not exchange or len(exchange[-1]["cards"]) == 2:
-                    exchange.append({"from": _last_giver(g, exchange), "cards": []})
+                    exchange.append({"from": seat, "cards": []})
                 exchange[-1]["cards"].append(card_str(a))
             else:
                 plays.append(card_str(a))
@@ -209,11 +209,6 @@ def record_of(game: Game) -> dict[str, Any]:
         "first_dealer": game.first_dealer,
         "hands": hands,
     }
-
-
-def _last_giver(g: Game, exchange: list[dict[str, Any]]) -> int:
-    # After applying the first card of a pass the giver is still to move.
-    return g.to_move
 
 
 def _deals_of(game: Game) -> list[list[list[int]]]:

@@ -7,6 +7,7 @@ hidden cards stay hidden by construction rather than by care.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -106,23 +107,24 @@ class View(PublicView):
 
 def _public(state: Game) -> dict[str, Any]:
     """The fields of a ``PublicView``: both views are built from these."""
-    trick_seats = [(state.trick_leader + i) % state.n for i in range(len(state.trick))]
+    n = state.n
+    leader = state.trick_leader
     passing = state.passing()
     return {
         "rules": state.rules,
-        "players": state.n,
+        "players": n,
         "hand_size": state.hand_size,
         "hand_no": state.hand_no,
         "dealer": state.dealer,
         "phase": state.phase,
         "to_move": state.to_move,
-        "hand_counts": tuple(h.bit_count() for h in state.hands),
+        "hand_counts": tuple(map(int.bit_count, state.hands)),
         "bids": tuple(state.bids),
         "blind": tuple(state.blind),
         "tricks_won": tuple(state.tricks_won),
-        "trick": tuple(zip(trick_seats, state.trick, strict=True)),
-        "trick_leader": state.trick_leader,
-        "tricks": tuple((ld, tuple(cs), w) for ld, cs, w in state.tricks),
+        "trick": tuple([((leader + i) % n, c) for i, c in enumerate(state.trick)]),
+        "trick_leader": leader,
+        "tricks": tuple([(ld, tuple(cs), w) for ld, cs, w in state.tricks]),
         "spades_broken": state.spades_broken,
         "pass_to": passing[1] if passing else -1,
         "totals": tuple(state.totals),
@@ -140,12 +142,23 @@ def public_view(state: Game) -> PublicView:
 
 def view(state: Game, seat: int) -> View:
     """What ``seat`` may know: the public view plus its own cards and choices."""
+    return _seat_view(state, seat, _public(state))
+
+
+def views(state: Game, seats: Iterable[int]) -> list[View]:
+    """``view(state, seat)`` for several seats, the public part built once:
+    the bot renders every player's hand after each move."""
+    public = _public(state)
+    return [_seat_view(state, seat, public) for seat in seats]
+
+
+def _seat_view(state: Game, seat: int, public: dict[str, Any]) -> View:
     to_move = state.to_move == seat
     return View(
-        **_public(state),
+        **public,
         seat=seat,
         hand=tuple(cards_of(state.hands[seat])),
-        exchanges=tuple(e for e in state.exchanges if seat in (e["from"], e["to"])),
+        exchanges=tuple([e for e in state.exchanges if seat in (e["from"], e["to"])]),
         legal=tuple(state.legal_actions()) if to_move else (),
         picking=tuple(state.exchange_pick) if to_move else (),
         blind_possible=state.blind_possible(seat),

@@ -20,7 +20,7 @@ from bot.views.common import Tr, public
 from bot.views.hand import hand_message
 from bot.views.results import hand_result
 from bot.views.table import game_table, open_table, options_screen
-from engine.view import view
+from engine.view import views
 
 
 def table_key(table_id: int) -> str:
@@ -61,11 +61,14 @@ async def hands(
     ``turn`` it now is gets the hand again as a new message at the bottom of
     the chat: an edit would not notify, and the move may be a day away."""
     assert live.game is not None
-    for seat, uid in live.humans():
-        if seat in live.blocked or (only is not None and seat not in only):
-            continue
+    people = [
+        (seat, uid)
+        for seat, uid in live.humans()
+        if seat not in live.blocked and (only is None or seat in only)
+    ]
+    seat_views = views(live.game, [seat for seat, _ in people])
+    for (seat, uid), v in zip(people, seat_views, strict=True):
         tr = reg.tr_user(uid, live.lang)
-        v = view(live.game, seat)
         text, markup = hand_message(tr, live, v)
         key = _hand_key(live.game_id, v.hand_no, seat)
         if new_hand:

@@ -17,7 +17,7 @@ from engine.errors import EngineError
 from engine.game import BID, BIDDING, BLIND, EXCHANGE, Game
 from engine.rules import Rules
 from engine.scoring import bid_made, partner
-from engine.view import PublicView, public_view, view
+from engine.view import PublicView, public_view, view, views
 
 CARD = re.compile(r'"([2-9TJQKA][CDHS])"')
 
@@ -154,6 +154,7 @@ def test_public_view_shows_no_card_of_any_hand() -> None:
         on_table = {card_str(c) for _s, c in pv.trick}
         on_table |= {card_str(c) for _ld, cs, _w in pv.tricks for c in cs}
         assert shown <= on_table
+        assert views(g, range(g.n)) == [view(g, seat) for seat in range(g.n)]
         for seat in range(g.n):
             v = view(g, seat)
             assert {f: getattr(v, f) for f in PublicView.__dataclass_fields__} == {
