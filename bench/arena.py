@@ -160,13 +160,15 @@ def play_game(
     names = seat_names(rules.players, labels)
     players = [Player(names[s], seed * 10 + s, budget_ms) for s in range(g.n)]
     times: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
     try:
         while not g.finished and len(g.sheet) < max_hands:
             seat = g.to_move
             v = view(g, seat)
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.thread_time()
             a = players[seat].act(g, v)
             times[names[seat]].append(time.perf_counter() - t)
+            cpu[names[seat]].append(time.thread_time() - c)
             g.apply_action(a, seat)
     finally:
         for p in players:
@@ -183,6 +185,7 @@ def play_game(
         "cut": not g.finished,
         "sides": [side_stats(g, side, names) for side in range(len(labels))],
         "times": dict(times),
+        "cpu": dict(cpu),
     }
 
 
@@ -219,6 +222,7 @@ def interval(scores: list[float]) -> tuple[float, float]:
 def report(results: list[list[dict[str, Any]]], x: str, y: str, cmd: str, players: int) -> str:
     agg: dict[str, dict[str, float]] = {x: defaultdict(float), y: defaultdict(float)}
     times: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
     deal_scores: list[float] = []
     games = cut = 0
     for deal in results:
@@ -237,6 +241,8 @@ def report(results: list[list[dict[str, Any]]], x: str, y: str, cmd: str, player
             score += w is not None and game["labels"][w] == x
             for name, ts in game["times"].items():
                 times[name] += ts
+            for name, ts in game["cpu"].items():
+                cpu[name] += ts
         deal_scores.append(score / len(deal))
     mean, half = interval(deal_scores)
     lines = [f"rerun: {cmd}", ""]
@@ -276,12 +282,18 @@ def report(results: list[list[dict[str, Any]]], x: str, y: str, cmd: str, player
                 f" = {made_n / max(1, bid):.1%}"
             )
     lines.append("")
-    lines.append("decision time (ms):        n      p50      p95      max")
+    lines.append(
+        "decision time (ms):        n   wall p50      p95      max    cpu p50      p95      max"
+    )
     for name, ts in sorted(times.items()):
         ms = [t * 1000 for t in ts]
-        lines.append(
-            f"  {name[:16]:<16}{len(ms):>9}{pct(ms, 0.5):>9.1f}{pct(ms, 0.95):>9.1f}{max(ms):>9.1f}"
-        )
+        line = f"  {name[:16]:<16}{len(ms):>9}"
+        line += f"{pct(ms, 0.5):>11.1f}{pct(ms, 0.95):>9.1f}{max(ms):>9.1f}"
+        if not name.startswith("ext:"):  # another process's CPU is not measured
+            cs = [t * 1000 for t in cpu[name]]
+            line += f"{pct(cs, 0.5):>11.1f}{pct(cs, 0.95):>9.1f}{max(cs):>9.1f}"
+        lines.append(line)
+    lines.append("(wall: on this machine as loaded; cpu: the deciding thread's CPU time, one core)")
     return "\n".join(lines)
 
 

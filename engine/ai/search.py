@@ -19,6 +19,7 @@ the clock only stops a search that runs far over (a loaded machine).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,7 +43,12 @@ WEIGH_COST = 4  # a replayed card (weighing a world by the plays seen) costs ~ t
 WIN_SCALE = 1000.0  # utility of a won game
 POINT_WEIGHT = 0.02  # per point of the hand: breaks ties once the game is decided
 BID_WINDOW = 2  # bids tried around the rule estimate
+NIL_TRY = 2.5  # nil is tried for hands whose rule-player nil risk is below this
+BID_BUDGET = 2  # a bid decides the whole hand: this many budgets of a card
 EXCHANGE_TRIED = 6  # cards tried for each pass of the club exchange
+PRIOR_Z = 1.0  # how sure the search must be to overrule the rule player
+KEEP = 3  # candidates that go on after the first worlds
+PRUNE_AT = 0.34  # of the worlds, when the others are dropped
 LOOK = -1  # not an action: "look at the cards, then bid" against blind nil
 
 
@@ -54,6 +60,7 @@ class Scored:
     utility: float  # WIN_SCALE × win chance + POINT_WEIGHT × points
     win: float  # the side's chance to win the game after this hand
     points: float  # the hand's points, own side minus the others' mean
+    samples: tuple[float, ...] = ()  # the utility on each world tried, in order
 
 
 class Valuer:
@@ -83,14 +90,26 @@ def evaluate(
     value: Valuer,
     deadline: Deadline = NEVER,
     act: Callable[[Game, int], None] | None = None,
+    keep: tuple[int, ...] = (),
 ) -> list[Scored]:
-    """Each candidate on each world, the hand finished by the rule player."""
+    """Each candidate on each world, the hand finished by the rule player.
+
+    With more than ``KEEP`` candidates, the first ``PRUNE_AT`` of the worlds
+    pick the ``KEEP`` most promising (and those in ``keep``), and only they
+    go on: the work goes where the choice is close.
+    """
     wins = dict.fromkeys(cands, 0.0)
     pts = dict.fromkeys(cands, 0.0)
-    total = 0.0
-    for world in worlds:
+    mass = dict.fromkeys(cands, 0.0)
+    samples: dict[int, list[float]] = {a: [] for a in cands}
+    live = list(cands)
+    cut = int(len(worlds) * PRUNE_AT) if len(cands) > KEEP else -1
+    for i, world in enumerate(worlds):
+        if i == cut:
+            ranked = sorted(live, key=lambda a: -(WIN_SCALE * wins[a] + POINT_WEIGHT * pts[a]))
+            live = ranked[:KEEP] + [a for a in keep if a in ranked[KEEP:]]
         wt = world.weight
-        for a in cands:
+        for a in live:
             g = world.game.copy()
             if act is not None:
                 act(g, a)
@@ -101,26 +120,55 @@ def evaluate(
             w, p = value(g, play_out(g))
             wins[a] += wt * w
             pts[a] += wt * p
-        total += wt
+            mass[a] += wt
+            samples[a].append(WIN_SCALE * w + POINT_WEIGHT * p)
         if deadline.passed():
             break
-    total = total or 1.0
     out = []
     for a in cands:
+        total = mass[a] or 1.0
         w, p = wins[a] / total, pts[a] / total
-        out.append(Scored(a, WIN_SCALE * w + POINT_WEIGHT * p, w, p))
+        out.append(Scored(a, WIN_SCALE * w + POINT_WEIGHT * p, w, p, tuple(samples[a])))
+    # A candidate dropped early must not win on the few worlds it was tried on.
+    if len(live) < len(cands):
+        floor = min(s.utility for s in out if s.action in live)
+        out = [
+            s
+            if s.action in live
+            else Scored(s.action, min(s.utility, floor - 1.0), s.win, s.points, s.samples)
+            for s in out
+        ]
     return out
 
 
-def best(scored: list[Scored], prior: int) -> int:
-    """The best candidate; the rule player's choice wins near-ties."""
-    # 0.05 of a per-mille win chance: only true ties go to the rule player.
-    top = max(scored, key=lambda s: (s.utility + (0.05 if s.action == prior else 0.0), -s.action))
-    return top.action
+def effective_candidates(count: int) -> float:
+    """Candidates tried per world on average, with the pruning of ``evaluate``."""
+    if count <= KEEP:
+        return float(count)
+    return count * PRUNE_AT + KEEP * (1 - PRUNE_AT)
 
 
-def world_count(cost_per_world: int, budget_ms: int) -> int:
-    work = budget_ms * PLAYS_PER_MS // max(1, cost_per_world)
+def best(scored: list[Scored] | tuple[Scored, ...], prior: int) -> int:
+    """The best candidate, unless it beats the rule player's choice by less than
+    ``PRIOR_Z`` standard errors (paired over the same worlds): a few dozen
+    imagined deals are noisy, and the rule player's habits are sound."""
+    top = max(scored, key=lambda s: (s.utility, -s.action))
+    base = next((s for s in scored if s.action == prior), None)
+    if base is None or top.action == prior:
+        return top.action
+    n = min(len(top.samples), len(base.samples))
+    if n < 2:
+        return top.action
+    diffs = [top.samples[i] - base.samples[i] for i in range(n)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if top.utility - base.utility > PRIOR_Z * math.sqrt(var / n):
+        return top.action
+    return prior
+
+
+def world_count(cost_per_world: float, budget_ms: int) -> int:
+    work = int(budget_ms * PLAYS_PER_MS / max(1.0, cost_per_world))
     return max(MIN_WORLDS, min(MAX_WORLDS, work))
 
 
@@ -144,21 +192,23 @@ def score_play(
         cands.append(extra)
     deadline = Deadline(cap_s)
     played = sum(len(cs) for _l, cs, _w in v.tricks) + len(v.trick)
-    cost = len(cands) * sum(v.hand_counts) + WEIGH_COST * played
+    cost = effective_candidates(len(cands)) * sum(v.hand_counts) + WEIGH_COST * played
     worlds = sample_worlds(v, rng, world_count(cost, budget_ms), deadline=deadline)
     if not worlds:
         return [Scored(a, 0.0, 0.0, 0.0) for a in cands], cands[0]
     prior = policy.choose_card(worlds[0].game, v.seat)
-    return evaluate(cands, worlds, Valuer(me_side(v)), deadline), prior
+    keep = (prior,) if extra is None else (prior, extra)
+    return evaluate(cands, worlds, Valuer(me_side(v)), deadline, keep=keep), prior
 
 
 # --------------------------------------------------------------- bidding
-def bid_candidates(v: View, rule_bid: int) -> list[int]:
-    """Bids near the rule estimate, nil where allowed, and the rule bid itself."""
+def bid_candidates(v: View, rule_bid: int, nil_risk: float) -> list[int]:
+    """Bids near the rule estimate, the rule bid itself, and nil where allowed
+    and the hand is not plainly unfit for it (``nil_risk`` of the rule player)."""
     nums = [a for a in v.legal if a != BLIND]
     base = rule_bid if rule_bid != BLIND else BID
     out = {a for a in nums if a > BID and abs(a - base) <= BID_WINDOW}
-    if BID in nums:
+    if BID in nums and (nil_risk < NIL_TRY or rule_bid == BID):
         out.add(BID)
     if rule_bid in nums:
         out.add(rule_bid)
@@ -173,16 +223,17 @@ def score_bids(
     worlds = sample_worlds(v, rng, 1)
     if not worlds:
         return [Scored(a, 0.0, 0.0, 0.0) for a in v.legal], v.legal[0]
-    prior = policy.choose_bid(worlds[0].game, v.seat, blind_ok=False)
-    cands = bid_candidates(v, prior)
+    g0 = worlds[0].game
+    prior = policy.choose_bid(g0, v.seat, blind_ok=False)
+    cands = bid_candidates(v, prior, policy.nil_risk(g0.hands[v.seat], v.players))
     if extra is not None and extra not in cands and extra != BLIND:
         cands.append(extra)
     if len(cands) == 1:
         return [Scored(cands[0], 0.0, 0.0, 0.0)], prior
-    # A bid decides the whole hand: twice the budget of a card.
-    cost = len(cands) * (sum(v.hand_counts) + v.players)
-    worlds = sample_worlds(v, rng, world_count(cost, 2 * budget_ms), deadline=deadline)
-    return evaluate(cands, worlds, Valuer(me_side(v)), deadline), prior
+    cost = effective_candidates(len(cands)) * (sum(v.hand_counts) + v.players)
+    worlds = sample_worlds(v, rng, world_count(cost, BID_BUDGET * budget_ms), deadline=deadline)
+    keep = (prior,) if extra is None else (prior, extra)
+    return evaluate(cands, worlds, Valuer(me_side(v)), deadline, keep=keep), prior
 
 
 # ------------------------------------------------------------- blind nil
@@ -246,9 +297,10 @@ def score_exchange(
     cands = order[:EXCHANGE_TRIED]
     if extra is not None and extra not in cands:
         cands.append(extra)
-    cost = len(cands) * (sum(v.hand_counts) + 4)
+    cost = effective_candidates(len(cands)) * (sum(v.hand_counts) + 4)
     worlds = sample_worlds(v, rng, world_count(cost, budget_ms), deadline=deadline)
-    return evaluate(cands, worlds, Valuer(me_side(v)), deadline), order[0]
+    keep = (order[0],) if extra is None else (order[0], extra)
+    return evaluate(cands, worlds, Valuer(me_side(v)), deadline, keep=keep), order[0]
 
 
 @dataclass(frozen=True, slots=True)
