@@ -11,6 +11,7 @@ import textwrap
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -250,6 +251,26 @@ async def test_deferred_writes_land_in_order_with_the_commit(db: Database) -> No
         await defer(conn, "UPDATE users SET username = 'ann' WHERE user_id = 7")
     row = await db.fetchone("SELECT first_name, username FROM users WHERE user_id = 7")
     assert row is not None and tuple(row) == ("Ann", "ann")
+
+
+async def test_a_transaction_that_only_writes_is_one_trip(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move only writes: all of it goes to the database thread at once, at the commit."""
+    trips: list[object] = []
+    run = db._writer.run
+
+    def counting(fn: Any, *args: Any) -> Any:
+        trips.append(fn)
+        return run(fn, *args)
+
+    monkeypatch.setattr(db._writer, "run", counting)
+    async with db.tx() as conn:
+        for uid in range(5):
+            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (?, 0)", (uid,))
+        assert trips == []
+    assert len(trips) == 1
+    assert await _scalar(db, "SELECT count(*) FROM users") == 5
 
 
 async def test_deferred_write_failing_at_commit_rolls_back_everything(db: Database) -> None:
