@@ -13,6 +13,7 @@ from aiogram.exceptions import TelegramUnauthorizedError
 
 from bot.app import App
 from bot.config import ConfigError, load_settings
+from bot.polling import AnotherPoller
 from bot.storage import DatabaseInUseError
 
 
@@ -48,6 +49,13 @@ def main() -> int:
         print(
             "error: Telegram refused BOT_TOKEN (Unauthorized); "
             "copy the token again from @BotFather",
+            file=sys.stderr,
+        )
+        return 2
+    except AnotherPoller:
+        print(
+            "error: another process is taking updates with this BOT_TOKEN "
+            "(Telegram answered 409 Conflict); stop it first: one token, one bot",
             file=sys.stderr,
         )
         return 2

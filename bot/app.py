@@ -32,8 +32,9 @@ from bot.clock import Clock, SystemClock
 from bot.config import Settings, webhook_secret
 from bot.handlers import routers
 from bot.i18n import SUPPORTED, Texts, UserLocaleManager, make_core
-from bot.middlewares import InFlight, ThrottlePresses
+from bot.middlewares import InFlight, OwnButtons, ThrottlePresses
 from bot.outbox import Outbox
+from bot.polling import Poller
 from bot.services.club import ClubService
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
@@ -153,9 +154,11 @@ class App:
             core=core, manager=UserLocaleManager(s.default_lang), default_locale=s.default_lang
         )
         i18n.setup(dispatcher=dp)
-        # After i18n, so the toast speaks the user's language.
+        # After i18n, so the toasts speak the user's language; mashing is
+        # counted first, whatever the presses carry.
         if s.press_limit > 0:
             dp.callback_query.outer_middleware(ThrottlePresses(s.press_limit, s.press_window))
+        dp.callback_query.outer_middleware(OwnButtons())
         dp["tables"] = self.tables
         dp["play"] = self.play
         dp["lookups"] = self.lookups
@@ -211,37 +214,30 @@ class App:
         self._tasks.append(task)
 
     async def _poll(self) -> None:
-        """Long polling until cancelled, then stopped through aiogram's own signal.
+        """Long polling through the inbox (:mod:`bot.polling`) until cancelled.
 
-        Cancelling ``start_polling`` itself leaves its poller task running (it
-        waits with ``asyncio.wait``, which does not cancel): that orphan kept
-        taking updates after shutdown, confirming ones nobody handled and
-        fighting the next run's poller with 409 Conflict.
+        The dispatcher's start and stop hooks run around it as aiogram's own
+        polling runs them; the stop (:meth:`stop_work`) lets the updates being
+        handled finish before the poller cancels what is left.
         """
-        polling = asyncio.create_task(
-            self.dp.start_polling(self.bot, handle_signals=False, close_bot_session=False)
-        )
+        workflow = {"dispatcher": self.dp, "bot": self.bot, **self.dp.workflow_data}
+        poller = Poller(self.dp, self.bot, self.db)
+        await self.dp.emit_startup(**workflow)
         try:
-            await asyncio.shield(polling)
+            await poller.run()
         finally:
-            if not polling.done():
-                # Not ``await stop_polling()``: it waits for a signal aiogram sets
-                # only when every shutdown hook succeeded. Wait for the task.
-                stopper = asyncio.create_task(self._stop_polling(polling))
-                try:
-                    await asyncio.wait([polling])
-                finally:  # also when a second signal cuts the wait short
-                    await cancel_and_wait([stopper, polling])  # no-ops once they have ended
-                    if not polling.cancelled() and polling.exception() is not None:
-                        log.error(
-                            "long polling failed while stopping", exc_info=polling.exception()
-                        )
+            try:
+                await self._emit_shutdown(workflow)
+            finally:
+                await poller.stop()
 
-    async def _stop_polling(self, polling: asyncio.Task[None]) -> None:
+    async def _emit_shutdown(self, workflow: dict[str, Any]) -> None:
+        """The dispatcher's stop hooks; one that fails is logged, the stop goes on
+        (the database must still close)."""
         try:
-            await self.dp.stop_polling()
-        except RuntimeError:  # not started yet: cancelling is enough
-            polling.cancel()
+            await self.dp.emit_shutdown(**workflow)
+        except Exception:
+            log.exception("a shutdown hook failed while stopping")
 
     async def _serve_webhook(self, url: str) -> None:
         """Serve Telegram's POSTs until cancelled.
@@ -279,7 +275,7 @@ class App:
             await asyncio.Event().wait()
         finally:
             await runner.cleanup()  # lets the updates being handled finish
-            await self.dp.emit_shutdown(**workflow)
+            await self._emit_shutdown(workflow)
 
     async def stop_work(self) -> None:
         """Stop all that handles updates or writes texts, once.

@@ -12,8 +12,11 @@ import re
 from pathlib import Path
 from typing import Literal
 
+from aiogram.utils.token import TokenValidationError, validate_token
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class ConfigError(Exception):
@@ -30,9 +33,9 @@ class Settings(BaseSettings):
     )
 
     bot_token: SecretStr
-    bot_api_url: str = "https://api.telegram.org"
+    bot_api_url: str = Field(default="https://api.telegram.org", pattern=r"^https?://[^/\s]+\S*$")
     database_path: Path = Path("spades.db")
-    log_level: str = "INFO"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     # Seconds a computer move stays visible before the next one is made.
     ai_move_delay: float = Field(default=1.0, ge=0)
     ai_level: Literal["novice", "amateur", "master"] = "master"
@@ -45,8 +48,8 @@ class Settings(BaseSettings):
     global_messages_per_second: float = 30.0
     # Button mashing: at most PRESS_LIMIT presses per PRESS_WINDOW seconds per
     # user (0 disables the limit).
-    press_limit: int = 8
-    press_window: float = 3.0
+    press_limit: int = Field(default=8, ge=0)
+    press_window: float = Field(default=3.0, gt=0)
     # Webhook mode: Telegram POSTs updates to this public URL (its path is
     # served); unset: long polling. The bot listens on WEBHOOK_LISTEN:WEBHOOK_PORT
     # behind a TLS proxy. WEBHOOK_SECRET (default: derived from the token)
@@ -55,7 +58,28 @@ class Settings(BaseSettings):
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = Field(default=8080, ge=1, le=65535)
     webhook_secret: SecretStr | None = None
-    default_lang: str = "ru"
+    default_lang: Literal["ru", "en"] = "ru"
+
+    @field_validator("bot_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr) -> SecretStr:
+        token = value.get_secret_value().strip()
+        try:
+            if token:
+                validate_token(token)  # aiogram's own rule, so Bot() accepts what passes here
+        except TokenValidationError:
+            raise ValueError(
+                "not a bot token; @BotFather gives one like 123456789:AAE-xYz…"
+            ) from None
+        return SecretStr(token)
+
+    @field_validator("log_level", "default_lang", mode="before")
+    @classmethod
+    def _any_case(cls, value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        value = value.strip()
+        return value.upper() if value.upper() in LOG_LEVELS else value.lower()
 
     @field_validator("webhook_url", "webhook_secret", mode="before")
     @classmethod
@@ -90,7 +114,8 @@ def load_settings(env_file: str | Path | None = ".env", **overrides: object) -> 
                     "(or add a line BOT_TOKEN=<token> to .env) to the token that "
                     "@BotFather gave you."
                 ) from None
-            problems.append(f"{name}: {err['msg']}")
+            # Not the value itself: it may be a secret (the token, the webhook secret).
+            problems.append(f"{name}: {str(err['msg']).removeprefix('Value error, ')}")
         raise ConfigError("Invalid settings: " + "; ".join(problems)) from None
     if not settings.bot_token.get_secret_value().strip():
         raise ConfigError(

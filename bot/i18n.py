@@ -8,6 +8,7 @@ and so ask the same Fluent core for an explicit locale through ``Texts``.
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 from typing import Any
 
@@ -83,3 +84,14 @@ class Texts:
 def esc(text: str | None) -> str:
     """Escape a user-supplied string for HTML messages (names, titles)."""
     return html.escape(text or "", quote=False)
+
+
+POPUP_LIMIT = 200
+_TAG = re.compile(r"<[^>]+>")
+
+
+def popup(text: str) -> str:
+    """A pop-up (``answerCallbackQuery``) shows plain text of at most 200
+    characters: our texts are HTML, so tags go and entities become characters."""
+    text = html.unescape(_TAG.sub("", text))
+    return text if len(text) <= POPUP_LIMIT else text[: POPUP_LIMIT - 1] + "…"

@@ -1,6 +1,7 @@
-"""Dispatcher middlewares: per-user throttling of button presses (mashing one
-button costs that user a short toast and the bot nothing; other players are
-not slowed at all), and the count of updates being handled that a stop waits for."""
+"""Dispatcher middlewares: a press counts only for a button the bot put on that
+very message; per-user throttling of button presses (mashing one button costs
+that user a short toast and the bot nothing; other players are not slowed at
+all); and the count of updates being handled that a stop waits for."""
 
 from __future__ import annotations
 
@@ -12,10 +13,48 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
-from aiogram.types import CallbackQuery, TelegramObject
+from aiogram.types import CallbackQuery, InaccessibleMessage, Message, TelegramObject
 from aiogram_i18n import I18nContext
 
+from bot.i18n import popup
 from bot.tasks import cancel_and_wait
+
+
+def on_its_message(cb: CallbackQuery) -> bool:
+    """Whether the pressed data is one of the buttons of the message it came with.
+
+    Callback data can be forged by anyone and sent with any message they can
+    see (``f:1`` on a group's table message, say). Telegram sends the message
+    as it is now, so a button we removed or never put there does not match.
+    A message Telegram no longer shows us (deleted, too old) cannot be
+    checked: the handlers' own checks of who may do what decide then.
+    """
+    message = cb.message
+    if isinstance(message, InaccessibleMessage):
+        return True
+    if not isinstance(message, Message) or message.reply_markup is None:
+        return False
+    return any(
+        button.callback_data == cb.data
+        for row in message.reply_markup.inline_keyboard
+        for button in row
+    )
+
+
+class OwnButtons(BaseMiddleware):
+    """Refuses, with the stale-button toast, a press whose data is not on its message."""
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if isinstance(event, CallbackQuery) and not on_its_message(event):
+            i18n: I18nContext | None = data.get("i18n")
+            await event.answer(popup(i18n.get("err-stale")) if i18n else None)
+            return None
+        return await handler(event, data)
 
 
 class ThrottlePresses(BaseMiddleware):
@@ -43,7 +82,7 @@ class ThrottlePresses(BaseMiddleware):
             q.popleft()
         if len(q) >= self.limit:
             i18n: I18nContext | None = data.get("i18n")
-            await event.answer(i18n.get("err-too-fast") if i18n else None)
+            await event.answer(popup(i18n.get("err-too-fast")) if i18n else None)
             return None
         q.append(now)
         if len(self._presses) > 10_000:

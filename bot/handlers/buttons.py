@@ -24,7 +24,8 @@ from bot.callbacks import (
     TableCb,
     WhyCb,
 )
-from bot.handlers.common import is_admin, person
+from bot.handlers.common import in_own_chat, is_admin, person
+from bot.i18n import popup
 from bot.services.errors import UserError
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
@@ -75,15 +76,11 @@ async def on_table(
     elif op == START:
         await tables.start(t, who)
     elif op in (CANCEL_YES, CANCEL_NO):
-        if not _on_message(cb):
-            raise UserError("err-stale")
         chat_id = cb.message.chat.id if cb.message else 0
         admin = await is_admin(bot, chat_id, who.user_id)
-        if op == CANCEL_YES:
-            await tables.confirm_cancel(t, who, admin)
-            text = i18n.get("cancel-done")
-        else:
-            text = i18n.get("cancel-kept")
+        # Either answer is the creator's or an admin's: nobody else may close the question.
+        await tables.confirm_cancel(t, who, admin, cancel=op == CANCEL_YES)
+        text = i18n.get("cancel-done" if op == CANCEL_YES else "cancel-kept")
         if cb.message is not None:
             await bot.edit_message_text(
                 text=text, chat_id=cb.message.chat.id, message_id=cb.message.message_id
@@ -91,14 +88,6 @@ async def on_table(
     else:
         raise UserError("err-stale")
     await cb.answer()
-
-
-def _on_message(cb: CallbackQuery) -> bool:
-    """The pressed data is one of the message's own buttons (not forged onto another)."""
-    markup = getattr(cb.message, "reply_markup", None)
-    if markup is None:
-        return False
-    return any(b.callback_data == cb.data for row in markup.inline_keyboard for b in row)
 
 
 async def on_back(cb: CallbackQuery, callback_data: BackCb, play: PlayService) -> None:
@@ -111,13 +100,14 @@ async def on_lookup(
     cb: CallbackQuery, callback_data: LookupCb, i18n: I18nContext, lookups: LookupService
 ) -> None:
     """Answered in a pop-up, or in the private chat when too long: never in the group."""
+    chat_id = cb.message.chat.id if cb.message is not None else 0
     text, private = await lookups.button(
-        callback_data.t, callback_data.k, cb.from_user.id, i18n.locale
+        callback_data.t, callback_data.k, cb.from_user.id, chat_id, i18n.locale
     )
     if private is not None:
-        await cb.answer(private)
+        await cb.answer(popup(private))
         return
-    await cb.answer(text, show_alert=True)
+    await cb.answer(popup(text), show_alert=True)
 
 
 async def on_unknown(cb: CallbackQuery) -> None:
@@ -128,11 +118,11 @@ async def on_unknown(cb: CallbackQuery) -> None:
 def build() -> Router:
     """A fresh router: each App (and each test) gets its own."""
     router = Router(name="buttons")
-    router.callback_query.register(on_move, MoveCb.filter())
-    router.callback_query.register(on_look, LookCb.filter())
-    router.callback_query.register(on_why, WhyCb.filter())
+    router.callback_query.register(on_move, MoveCb.filter(), in_own_chat)
+    router.callback_query.register(on_look, LookCb.filter(), in_own_chat)
+    router.callback_query.register(on_why, WhyCb.filter(), in_own_chat)
     router.callback_query.register(on_table, TableCb.filter())
-    router.callback_query.register(on_back, BackCb.filter())
+    router.callback_query.register(on_back, BackCb.filter(), in_own_chat)
     router.callback_query.register(on_lookup, LookupCb.filter())
     router.callback_query.register(on_unknown)
     return router

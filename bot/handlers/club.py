@@ -8,7 +8,8 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import ForgetCb, GestureCb
-from bot.handlers.common import subject
+from bot.handlers.common import in_own_chat, subject
+from bot.i18n import popup
 from bot.services.club import ClubService
 
 
@@ -49,7 +50,7 @@ async def on_forget_press(
     cb: CallbackQuery, callback_data: ForgetCb, bot: Bot, i18n: I18nContext, club: ClubService
 ) -> None:
     if callback_data.yes:
-        await club.forget(cb.from_user.id, cb.from_user.first_name or "")
+        await club.forget(cb.from_user.id, cb.from_user.first_name or "", cb.from_user.username)
         text = i18n.get("forget-done")
     else:
         text = i18n.get("forget-kept")
@@ -64,7 +65,7 @@ async def on_gesture(
     cb: CallbackQuery, callback_data: GestureCb, i18n: I18nContext, club: ClubService
 ) -> None:
     key = await club.gesture(callback_data.g, cb.from_user.id, callback_data.s, callback_data.k)
-    await cb.answer(i18n.get(key))
+    await cb.answer(popup(i18n.get(key)))
 
 
 def build() -> Router:
@@ -74,6 +75,6 @@ def build() -> Router:
     router.message.register(on_partners, Command("partners"))
     router.message.register(on_authority, Command("authority"))
     router.message.register(on_forget, Command("forget_me"))
-    router.callback_query.register(on_forget_press, ForgetCb.filter())
+    router.callback_query.register(on_forget_press, ForgetCb.filter(), in_own_chat)
     router.callback_query.register(on_gesture, GestureCb.filter())
     return router

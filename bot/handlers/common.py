@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aiogram import Bot
-from aiogram.types import Message, User
+from aiogram.types import CallbackQuery, Message, User
 
 from bot.i18n import pick_locale
 from bot.services.tables import Person
@@ -34,3 +34,10 @@ def subject(message: Message) -> User:
     if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
         return reply.from_user
     return message.from_user
+
+
+def in_own_chat(cb: CallbackQuery) -> bool:
+    """A filter for buttons that only ever sit in the presser's private chat
+    with the bot (moves, the hand, forgetting oneself): the same data pressed
+    anywhere else is forged."""
+    return cb.message is not None and cb.message.chat.id == cb.from_user.id

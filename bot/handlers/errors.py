@@ -15,6 +15,7 @@ from aiogram.filters import ExceptionTypeFilter
 from aiogram.types import ErrorEvent
 from aiogram_i18n import I18nContext
 
+from bot.i18n import popup
 from bot.services.errors import UserError
 
 log = logging.getLogger(__name__)
@@ -27,10 +28,15 @@ async def on_user_error(event: ErrorEvent, i18n: I18nContext) -> None:
     err = event.exception
     assert isinstance(err, UserError)
     text = i18n.get(err.key, **err.args_)
-    if event.update.callback_query is not None:
-        await event.update.callback_query.answer(text, show_alert=err.key not in TOASTS)
-    elif event.update.message is not None:
-        await event.update.message.reply(text)
+    try:
+        if event.update.callback_query is not None:
+            await event.update.callback_query.answer(popup(text), show_alert=err.key not in TOASTS)
+        elif event.update.message is not None:
+            await event.update.message.reply(text)
+    except (TelegramAPIError, TelegramNetworkError) as exc:
+        # Nothing changed, so nothing is lost: e.g. a press handled after a
+        # restart, whose query Telegram no longer takes answers for.
+        log.warning("could not tell update %s its refusal: %r", event.update.update_id, exc)
 
 
 async def on_telegram_error(event: ErrorEvent) -> None:
@@ -39,6 +45,8 @@ async def on_telegram_error(event: ErrorEvent) -> None:
     "something went wrong" that would suggest the move was lost."""
     exc = event.exception
     level = logging.ERROR if isinstance(exc, TelegramBadRequest) else logging.WARNING
+    if isinstance(exc, TelegramBadRequest) and "query is too old" in exc.message:
+        level = logging.WARNING  # a press handled after a restart: too late to answer it
     log.log(level, "Telegram call failed in update %s: %r", event.update.update_id, exc)
 
 
@@ -53,7 +61,7 @@ async def on_any_error(event: ErrorEvent, i18n: I18nContext) -> None:
     try:
         text = i18n.get("err-generic")
         if event.update.callback_query is not None:
-            await event.update.callback_query.answer(text, show_alert=True)
+            await event.update.callback_query.answer(popup(text), show_alert=True)
         elif event.update.message is not None:
             await event.update.message.reply(text)
     except Exception:

@@ -6,7 +6,6 @@ touch it, and nothing in the club ranks people by wins.
 
 from __future__ import annotations
 
-import html
 import logging
 from functools import partial
 
@@ -19,7 +18,7 @@ from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.storage import repo
 from bot.storage.db import Conn
-from bot.views.club import KINDS, afterword_message
+from bot.views.club import BUTTON_NAME, KINDS, afterword_message
 from engine.scoring import sides
 from engine.view import public_view
 
@@ -100,12 +99,21 @@ class ClubService:
                     conn, game_id, from_user, to_user, kind, self.ctx.clock.now()
                 ):
                     raise UserError("err-afterword-twice")
+        await self._show_afterword(game_id, table_id)
+        self.play.on_change()
+        return "afterword-sent"
+
+    async def _show_afterword(self, game_id: int, table_id: int) -> None:
+        """The open afterword as it stands now (what was said, who can be thanked)."""
+        async with self.reg.lock(table_id):
+            aw = await repo.get_afterword(self.ctx.db, game_id)
+            live = await self.reg.get(table_id)
+            if aw is None or aw["closed"] or live is None or live.game_id != game_id:
+                return
             sent = await repo.gestures_of_game(self.ctx.db, game_id)
             async with self.ctx.db.tx() as conn:
                 text, markup = afterword_message(self.reg.tr_group(live), live, sent, open_=True)
                 await enqueue_put(conn, live.chat_id, afterword_key(game_id), text, markup)
-        self.play.on_change()
-        return "afterword-sent"
 
     async def close_due(self, now: float) -> float | None:
         """Close afterwords whose 90 seconds are over; the next closing moment."""
@@ -179,9 +187,10 @@ class ClubService:
         return "\n".join(lines)
 
     # ------------------------------------------------------ forget me
-    async def forget(self, user_id: int, name: str) -> None:
+    async def forget(self, user_id: int, name: str, username: str | None) -> None:
         """Erase the person: rows, names in queued messages, seats in live games
-        (the computer takes them); finished games keep anonymous results."""
+        (the computer takes them), names held in memory; finished games keep
+        anonymous results."""
         live_tables = await repo.live_tables_of_user(self.ctx.db, user_id)
         for row in live_tables:
             async with self.reg.lock(row.table_id):
@@ -200,17 +209,31 @@ class ClubService:
                         await self.play.schedule(conn, live)
                     await render.table_message(conn, self.reg, live)
             self.play.kick(row.table_id)
-        # The outbox's history of sent messages (kept an hour for diagnosis)
-        # loses every text that names them; queued messages still go out.
-        async with self.ctx.db.tx() as conn:
-            await repo.forget_user(conn, user_id)
-            for form in {name, html.escape(name, quote=False)}:
-                if form:
-                    await conn.execute(
-                        "UPDATE outbox SET payload='{}'"
-                        " WHERE status != 'pending' AND instr(payload, ?) > 0",
-                        (form,),
-                    )
-        self.reg.langs.pop(user_id, None)
+        afterwords = await repo.open_afterwords_of(self.ctx.db, user_id)
+        # The name we stored may be older than the one Telegram shows now.
+        stored = await repo.get_user(self.ctx.db, user_id)
+        forms = name_forms(
+            {name, stored.first_name if stored else ""},
+            {username, stored.username if stored else None},
+        )
+        replacement = self.ctx.texts(self.ctx.settings.default_lang, "afterword-someone")
+        await self.ctx.db.run_tx(repo.erase_user, user_id, forms, replacement)
+        await self.reg.drop_person(user_id)
         self.ctx.texts.clear()  # formatted lines may hold the name
+        for game_id, table_id in afterwords:  # their buttons name the person
+            await self._show_afterword(game_id, table_id)
         self.play.on_change()
+
+
+def name_forms(names: set[str], usernames: set[str | None]) -> list[str]:
+    """Every way a text of ours may hold a person (each name as written,
+    HTML-escaped, cut for a button label or cut with "…" in the score sheet's
+    head; each username), longest first."""
+    forms: set[str] = set()
+    for name in names:
+        cuts = {name, name[:BUTTON_NAME]} | {name[:k] + "…" for k in range(2, len(name))}
+        forms |= cuts | {esc(c) for c in cuts}
+    for username in usernames:
+        if username:
+            forms |= {username, "@" + username}
+    return sorted((f for f in forms if f), key=len, reverse=True)

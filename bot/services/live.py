@@ -47,6 +47,9 @@ class Registry:
         # Weak: a lock lives while someone holds or waits for it, so forged
         # table ids cannot pile up locks.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._chat_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
         self.langs: dict[int, str] = {}  # user id -> locale for private messages
 
     def lock(self, table_id: int) -> asyncio.Lock:
@@ -56,8 +59,31 @@ class Registry:
             self._locks[table_id] = lock
         return lock
 
+    def chat_lock(self, chat_id: int) -> asyncio.Lock:
+        """Serialises what decides which table a chat has (two ``/newgame`` at
+        once would both find none and both open one)."""
+        lock = self._chat_locks.get(chat_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._chat_locks[chat_id] = lock
+        return lock
+
     def forget(self, table_id: int) -> None:
         self._tables.pop(table_id, None)
+
+    async def drop_person(self, user_id: int) -> None:
+        """After ``/forget_me``: no table in memory may still hold the person's
+        name (lookups of finished games are served from here). A live table
+        keeps its place, without the name; any other is read again when asked."""
+        for table_id in list(self._tables):
+            async with self.lock(table_id):
+                live = self._tables.get(table_id)
+                if live is None or (user_id not in live.names and user_id not in live.seats):
+                    continue
+                live.names.pop(user_id, None)
+                if live.status not in ("open", "playing"):
+                    self.forget(table_id)
+        self.langs.pop(user_id, None)
 
     def cached_in_chat(self, chat_id: int) -> list[int]:
         return [t for t, live in self._tables.items() if live.chat_id == chat_id]

@@ -3,9 +3,7 @@ history, stats, rules. Each works in any phase, also after the game ended."""
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from datetime import UTC, datetime
 from functools import partial
 
@@ -31,14 +29,6 @@ from engine.game import BIDDING, DEAL, EXCHANGE, OVER, PLAY
 from engine.rules import CLASSIC
 
 KINDS = ("score", "turn", "table", "info", "sheet")
-POPUP_LIMIT = 200
-_TAG = re.compile(r"<[^>]+>")
-
-
-def plain(text: str) -> str:
-    """A pop-up shows plain text of at most 200 characters."""
-    text = html.unescape(_TAG.sub("", text))
-    return text if len(text) <= POPUP_LIMIT else text[: POPUP_LIMIT - 1] + "…"
 
 
 class LookupService:
@@ -72,19 +62,26 @@ class LookupService:
         return "\n\n".join(parts) if parts else tr("lookup-no-games")
 
     async def button(
-        self, table_id: int, kind: str, user_id: int, locale: str
+        self, table_id: int, kind: str, user_id: int, chat_id: int, locale: str
     ) -> tuple[str, str | None]:
-        """(pop-up text, None), or (_, toast) when the answer went to the private chat."""
+        """(pop-up text, None), or (_, toast) when the answer went to the private chat.
+
+        ``chat_id`` is where the button was pressed. Table ids are small
+        sequential numbers, so anyone can forge one: a table is described only
+        to its own group (Telegram lets only members press there) or to the
+        people seated at it."""
         tr = self._tr(locale)
         live = await self.reg.get(table_id)
         if live is None or kind not in KINDS:
             return tr("err-stale"), None
+        if chat_id != live.chat_id and live.seat_of(user_id) is None:
+            return tr("err-stale"), None
         text = self.render(kind, tr, live)
         if kind != "sheet":
-            return plain(text), None
+            return text, None
         user = await repo.get_user(self.ctx.db, user_id)
         if user is None or not user.started or user.blocked:
-            return plain(tr("lookup-start-first", bot=self.ctx.bot_username)), None
+            return tr("lookup-start-first", bot=self.ctx.bot_username), None
         async with self.ctx.db.tx() as conn:
             await enqueue_send(
                 conn, user_id, tr("lookup-table-head", group=esc(live.chat_title)) + "\n" + text

@@ -53,6 +53,10 @@ class TableService:
 
     # --------------------------------------------------------------- open
     async def new_table(self, chat_id: int, title: str, person: Person) -> LiveTable:
+        async with self.reg.chat_lock(chat_id):
+            return await self._new_table(chat_id, title, person)
+
+    async def _new_table(self, chat_id: int, title: str, person: Person) -> LiveTable:
         existing = await self.reg.live_in_chat(chat_id)
         if existing is not None:
             # Bring the table message to the bottom of the chat instead of a second table.
@@ -274,13 +278,18 @@ class TableService:
             raise UserError("err-cancel-rights")
         return live
 
-    async def confirm_cancel(self, table_id: int, person: Person, is_admin: bool) -> LiveTable:
+    async def confirm_cancel(
+        self, table_id: int, person: Person, is_admin: bool, *, cancel: bool = True
+    ) -> LiveTable:
+        """The answer to ``/cancel``'s question: cancel, or (``cancel=False``) keep playing."""
         async with self.reg.lock(table_id):
             live = await self.reg.get(table_id)
             if live is None or live.status not in ("open", "playing"):
                 raise UserError("err-table-closed")
             if person.user_id != live.creator_id and not is_admin:
                 raise UserError("err-cancel-rights")
+            if not cancel:
+                return live
             async with self.ctx.db.tx() as conn:
                 await repo.update_table(conn, table_id, status="cancelled")
                 if live.game_id is not None and live.status == "playing":

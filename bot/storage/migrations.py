@@ -215,7 +215,21 @@ async def _drop_state_json(conn: Conn) -> None:
 # 6: games.state_json was never written (a game is its seed and its actions).
 _M6: tuple[Step, ...] = (_drop_state_json,)
 
-MIGRATIONS: list[Sequence[Step]] = [_M1, _M2, _M3, _M4, _M5, _M6]
+# 7: the inbox of long polling (bot/storage/inbox.py): an update is kept
+# before Telegram is told it arrived, and marked done once handled.
+_M7: tuple[Step, ...] = (
+    """
+    CREATE TABLE inbox(
+        update_id INTEGER PRIMARY KEY,
+        body TEXT NOT NULL,
+        received_at REAL NOT NULL,
+        done_at REAL)
+    """,
+    "CREATE INDEX inbox_unhandled ON inbox(update_id) WHERE done_at IS NULL",
+    "CREATE INDEX inbox_done ON inbox(done_at) WHERE done_at IS NOT NULL",
+)
+
+MIGRATIONS: list[Sequence[Step]] = [_M1, _M2, _M3, _M4, _M5, _M6, _M7]
 
 
 async def apply_migrations(db: Database, migrations: Sequence[Sequence[Step]] = MIGRATIONS) -> int:

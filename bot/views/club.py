@@ -15,6 +15,8 @@ from bot.views.common import Tr
 # Gesture kinds in button order, with their emoji (the words live in locales).
 GESTURES = {"thanks": "🙏", "partner": "🤝", "nil": "🎯", "played": "👏"}
 KINDS = tuple(GESTURES)
+# A name on a button is cut to this many characters.
+BUTTON_NAME = 12
 
 
 def afterword_message(
@@ -48,7 +50,7 @@ def afterword_message(
     for seat, uid in enumerate(live.seats):
         if uid is None:
             continue
-        short = live.names.get(uid, "")[:12]
+        short = live.names.get(uid, "")[:BUTTON_NAME]
         rows.append(
             [
                 InlineKeyboardButton(

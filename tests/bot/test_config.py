@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from fake_telegram import FakeTelegram
 from harness import bot_env
 
@@ -81,3 +82,57 @@ async def test_a_token_telegram_refuses_is_a_clear_error(tmp_path) -> None:
     assert proc.returncode == 2, err.decode()
     assert "BOT_TOKEN" in err.decode() and "Unauthorized" in err.decode()
     assert "Traceback" not in err.decode()
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("BOT_TOKEN", "bad"),
+        ("BOT_TOKEN", "123:has space"),
+        ("LOG_LEVEL", "verbose"),
+        ("BOT_API_URL", "api.telegram.org"),
+        ("AI_LEVEL", "god"),
+        ("AI_WORKERS", "-1"),
+        ("AI_MOVE_DELAY", "soon"),
+        ("GROUP_MESSAGES_PER_MINUTE", "many"),
+        ("PRIVATE_MESSAGES_PER_SECOND", "fast"),
+        ("GLOBAL_MESSAGES_PER_SECOND", "x"),
+        ("PRESS_LIMIT", "-3"),
+        ("PRESS_WINDOW", "0"),
+        ("WEBHOOK_URL", "telegram.example/hook"),
+        ("WEBHOOK_PORT", "99999"),
+        ("WEBHOOK_SECRET", "has spaces"),
+        ("DEFAULT_LANG", "fr"),
+    ],
+)
+def test_every_bad_setting_is_one_line_naming_it(monkeypatch, name: str, value: str) -> None:
+    monkeypatch.setenv("BOT_TOKEN", "1:x")
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError) as caught:
+        load_settings(env_file=None)
+    text = str(caught.value)
+    assert name in text and "\n" not in text, text
+
+
+def test_settings_read_in_any_case(monkeypatch) -> None:
+    monkeypatch.setenv("BOT_TOKEN", " 1:x ")
+    monkeypatch.setenv("LOG_LEVEL", "debug")
+    monkeypatch.setenv("DEFAULT_LANG", "EN")
+    s = load_settings(env_file=None)
+    assert (s.bot_token.get_secret_value(), s.log_level, s.default_lang) == ("1:x", "DEBUG", "en")
+
+
+@pytest.mark.parametrize(("name", "value"), [("BOT_TOKEN", "bad"), ("LOG_LEVEL", "verbose")])
+def test_a_bad_setting_exits_2_without_a_traceback(tmp_path, name: str, value: str) -> None:
+    env = {**os.environ, "BOT_TOKEN": "1:x", "PYTHONPATH": str(ROOT), name: value}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2, result.stderr
+    assert name in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr

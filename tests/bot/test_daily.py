@@ -3,11 +3,13 @@ taken back, a restart during a deadline, one player at two tables."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import time
 
 import pytest
 from fake_telegram import FakeTelegram
-from harness import InProcessBot, Table, move_buttons, settings_for
+from harness import BotProcess, InProcessBot, Table, move_buttons, settings_for
 
 from bot.clock import FakeClock
 
@@ -68,6 +70,15 @@ async def play_own_turns(fake: FakeTelegram, table: Table, user, until) -> None:
         bids = [m for m in moves if 52 <= int(m.split(":")[3]) < 70]
         await (await fake.press(user, user.id, msg.message_id, (bids or moves)[0])).answer()
     raise AssertionError("too many moves")
+
+
+def heartbeat(db) -> str | None:
+    con = sqlite3.connect(db)
+    try:
+        row = con.execute("SELECT value FROM meta WHERE key='heartbeat_at'").fetchone()
+        return row[0] if row else None
+    finally:
+        con.close()
 
 
 def deadline_of(db) -> tuple[int, float] | None:
@@ -178,6 +189,42 @@ async def test_restart_during_a_deadline_does_not_charge_the_downtime(fake, tmp_
         )
     finally:
         await bot.stop()
+
+
+async def test_a_crash_credits_exactly_the_time_the_bot_was_down(fake, tmp_path) -> None:
+    """``kill -9`` well after the bot's last regular beat (it beat every 15 s,
+    and a 6 s restart was credited 19 s): what is credited is the downtime,
+    to the second."""
+    db = tmp_path / "spades.db"
+    bot = BotProcess(fake, db)
+    await bot.start(fake)
+    try:
+        anna = fake.add_user(631, "Анна")
+        await fake.start_bot(anna)
+        await open_daily_table(fake, GROUP_A, "Авария", [anna])
+        await fake.wait_for(lambda: deadline_of(db) is not None, timeout=30)
+        _, due = deadline_of(db)
+        # Ten seconds after a beat (the old beat came every 15 s).
+        first = heartbeat(db)
+        await fake.wait_for(lambda: heartbeat(db) != first, timeout=30)
+        await asyncio.sleep(10)
+        killed = time.time()
+        bot.kill()
+        await asyncio.sleep(6)
+        restarted = time.time()
+        bot = BotProcess(fake, db)
+        await bot.start(fake)
+        ready = time.time()
+        await fake.wait_for(lambda: deadline_of(db)[1] != due, timeout=30)
+        credited = deadline_of(db)[1] - due
+    finally:
+        bot.stop()
+    # The beat before the kill is at most a second old.
+    assert restarted - killed - 0.1 <= credited <= ready - killed + 1.5, (
+        credited,
+        restarted - killed,
+        ready - killed,
+    )
 
 
 async def test_one_player_at_two_tables_in_two_groups(fake, tmp_path) -> None:

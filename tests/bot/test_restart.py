@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import sys
 
 import pytest
 from fake_telegram import FakeTelegram
-from harness import BotProcess, InProcessBot, Table, play_moves, settings_for
+from harness import ROOT, BotProcess, InProcessBot, Table, play_moves, settings_for
 
 from engine import Game
 from engine.rules import Rules
@@ -103,3 +104,88 @@ async def test_a_stopped_bot_polls_no_more(fake: FakeTelegram, tmp_path) -> None
     await asyncio.sleep(2.5)  # an orphan retries a broken poll after aiogram's 1 s backoff
     assert fake.updates_pending() == 1
     assert not [c for c in fake.calls[stopped_at:] if c.method == "getUpdates"]
+
+
+def human_moves(db) -> int:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT COUNT(*) FROM actions WHERE by_user IS NOT NULL").fetchone()[0]
+    finally:
+        con.close()
+
+
+async def test_a_press_just_before_kill_9_is_handled_exactly_once(
+    fake: FakeTelegram, tmp_path
+) -> None:
+    """The bot is killed the moment Telegram has been told it got the press
+    (the next getUpdates went out): the press is carried out once, after the
+    restart if not before. aiogram's own polling confirmed updates before
+    handling them and lost such presses."""
+    db = tmp_path / "spades.db"
+    proc = BotProcess(fake, db)
+    await proc.start(fake)
+    presses = 0
+    try:
+        anna = fake.add_user(341, "Анна")
+        fake.add_group(GROUP, "Группа", members=[anna], admins=[anna])
+        await fake.start_bot(anna)
+        await fake.send_text(anna, GROUP, "/newgame")
+        table = Table(fake, GROUP, [anna])
+        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons(), timeout=30)
+        await (
+            await fake.press_button(anna, table.table_message(), text_contains="Начать")
+        ).answer()
+
+        def current_move() -> tuple[object, str] | None:
+            """Anna's hand with buttons for the move the game is at now."""
+            for _, msg in table.actionable():
+                moves = [b.value for b in msg.buttons() if (b.value or "").startswith("m:")]
+                if moves and int(moves[-1].split(":")[2]) == len(actions(db)):
+                    return msg, moves[-1]
+            return None
+
+        for _ in range(10):
+            msg, data = await fake.wait_for(current_move, timeout=60)
+            await fake.press(anna, anna.id, msg.message_id, data)
+            presses += 1
+            # Telegram forgets an update once a later getUpdates confirms it.
+            await fake.wait_for(lambda: fake.updates_pending() == 0, timeout=30)
+            proc.kill()
+            proc = BotProcess(fake, db)
+            await proc.start(fake)
+            await fake.wait_for(lambda n=presses: human_moves(db) >= n, timeout=60)
+        await fake.wait_idle(quiet=0.2)
+    finally:
+        err = proc.stop()
+    assert human_moves(db) == presses
+    assert "Traceback" not in err, err
+
+
+async def test_a_second_bot_on_the_same_token_refuses_to_start(
+    fake: FakeTelegram, tmp_path
+) -> None:
+    """Two processes polling one token would each take some of the updates;
+    the newcomer meets the first one's 409 and exits with a clear line."""
+    first = BotProcess(fake, tmp_path / "one.db")
+    await first.start(fake)
+    try:
+        second = BotProcess(fake, tmp_path / "two.db")
+        assert second.env["BOT_TOKEN"] == first.env["BOT_TOKEN"]
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=ROOT, env=second.env, stderr=asyncio.subprocess.PIPE
+        )
+        try:
+            async with asyncio.timeout(90):
+                _, err = await proc.communicate()
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+        assert proc.returncode == 2, err.decode()
+        assert "BOT_TOKEN" in err.decode() and "Traceback" not in err.decode()
+        # The first one still answers.
+        anna = fake.add_user(351, "Анна")
+        await fake.start_bot(anna)
+        await fake.wait_for(lambda: fake.last_message(anna.id) is not None, timeout=30)
+    finally:
+        first.stop()

@@ -1,0 +1,59 @@
+"""The inbox: updates taken from Telegram, kept until they are handled.
+
+Long polling confirms updates by asking for the next ones (``offset``), and
+every update below the offset is gone from Telegram for good. So an update
+is written here, in one transaction per ``getUpdates`` answer, *before* the
+next call confirms it; it is marked done once the dispatcher has handled it.
+After a crash the updates not marked done are handled at the start, and a
+copy Telegram sends again (confirmed too late) is recognised by its id.
+
+Each function runs on the database thread (``Database.run_tx`` / ``run``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+# Handled updates are remembered this long: enough to recognise a copy sent
+# again after a crash (Telegram resends only what was not yet confirmed).
+KEEP_DONE = 600.0
+
+
+def store(raw: sqlite3.Connection, updates: list[tuple[int, str]]) -> list[int]:
+    """Keep these ``(update_id, json)``; returns the ids not seen before."""
+    now = time.time()
+    new = []
+    for update_id, body in updates:
+        cur = raw.execute(
+            "INSERT OR IGNORE INTO inbox(update_id, body, received_at) VALUES (?, ?, ?)",
+            (update_id, body, now),
+        )
+        if cur.rowcount:
+            new.append(update_id)
+    return new
+
+
+def done(raw: sqlite3.Connection, update_ids: list[int]) -> None:
+    """These were handled: never handle them again; the text is not needed."""
+    now = time.time()
+    raw.executemany(
+        "UPDATE inbox SET done_at = ?, body = '' WHERE update_id = ?",
+        [(now, u) for u in update_ids],
+    )
+
+
+def unhandled(raw: sqlite3.Connection) -> list[tuple[int, str]]:
+    """What a crash (or a stop that ran out of time) left unhandled, in order."""
+    return [
+        (int(r[0]), str(r[1]))
+        for r in raw.execute(
+            "SELECT update_id, body FROM inbox WHERE done_at IS NULL ORDER BY update_id"
+        )
+    ]
+
+
+def prune(raw: sqlite3.Connection, now: float | None = None) -> int:
+    """Forget handled updates older than :data:`KEEP_DONE`."""
+    before = (time.time() if now is None else now) - KEEP_DONE
+    return raw.execute("DELETE FROM inbox WHERE done_at < ?", (before,)).rowcount
