@@ -16,7 +16,9 @@ from engine.game import BID, BLIND, Game, Phase, action_to_json
 from engine.rules import Rules
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+# Views are read-only by convention, not frozen: a frozen dataclass costs
+# five times as much to build, and the bot builds several per move.
+@dataclass(slots=True, kw_only=True)
 class PublicView:
     """The game as the whole table sees it: no card of any hand."""
 
@@ -66,7 +68,7 @@ class PublicView:
         return d
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class View(PublicView):
     """The game as one seat sees it: the public part, its own cards, its own
     exchange, and what it may do now."""
