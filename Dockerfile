@@ -20,7 +20,9 @@ RUN mkdir -p bot engine \
 COPY engine ./engine
 COPY bot ./bot
 COPY locales ./locales
-RUN pip install --no-deps . && rm -rf build *.egg-info
+# The code runs from /app (PYTHONPATH), the bot from /data: a relative
+# DATABASE_PATH (say, spades.db from a copied .env) lands on the volume too.
+ENV PYTHONPATH=/app
 
 # A non-root user; /data is its only writable place. The database runs in WAL
 # mode, so the volume must be a local filesystem (not NFS/SMB).
@@ -32,6 +34,11 @@ USER piki
 
 ENV DATABASE_PATH=/data/spades.db
 VOLUME ["/data"]
+WORKDIR /data
+
+# Healthy while the deadline loop beats (every second, into the database).
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot.health"]
 
 # `python -m bot` handles SIGTERM and shuts down cleanly (the outbox gets a grace period).
 STOPSIGNAL SIGTERM

@@ -23,7 +23,13 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from aiogram.types import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    CallbackQuery,
+    Message,
+)
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiogram_i18n import I18nMiddleware
 from aiohttp import web
@@ -32,13 +38,14 @@ from bot.clock import Clock, SystemClock
 from bot.config import Settings, webhook_secret
 from bot.handlers import routers
 from bot.i18n import SUPPORTED, Texts, UserLocaleManager, make_core
-from bot.middlewares import InFlight, OwnButtons, ThrottlePresses
+from bot.middlewares import InFlight, OwnButtons, Throttle
 from bot.outbox import Outbox
 from bot.polling import Poller
 from bot.services.club import ClubService
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
+from bot.services.replies import Replies
 from bot.services.tables import TableService
 from bot.services.timers import Timers
 from bot.storage.db import Database
@@ -156,14 +163,22 @@ class App:
         i18n.setup(dispatcher=dp)
         # After i18n, so the toasts speak the user's language; mashing is
         # counted first, whatever the presses carry.
+        replies = Replies(self.registry)
         if s.press_limit > 0:
-            dp.callback_query.outer_middleware(ThrottlePresses(s.press_limit, s.press_window))
+            dp.callback_query.outer_middleware(
+                Throttle(s.press_limit, s.press_window, CallbackQuery)
+            )
+        if s.command_limit > 0:
+            dp.message.outer_middleware(
+                Throttle(s.command_limit, s.command_window, Message, replies)
+            )
         dp.callback_query.outer_middleware(OwnButtons())
         dp["tables"] = self.tables
         dp["play"] = self.play
         dp["lookups"] = self.lookups
         dp["club"] = self.club
         dp["registry"] = self.registry
+        dp["replies"] = replies
         self.dp = dp
 
     async def _set_commands(self) -> None:

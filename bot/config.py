@@ -50,6 +50,10 @@ class Settings(BaseSettings):
     # user (0 disables the limit).
     press_limit: int = Field(default=8, ge=0)
     press_window: float = Field(default=3.0, gt=0)
+    # Commands: at most COMMAND_LIMIT per COMMAND_WINDOW seconds per user (0:
+    # no limit); each answer is a message, and a group gets ~20 a minute.
+    command_limit: int = Field(default=4, ge=0)
+    command_window: float = Field(default=20.0, gt=0)
     # Webhook mode: Telegram POSTs updates to this public URL (its path is
     # served); unset: long polling. The bot listens on WEBHOOK_LISTEN:WEBHOOK_PORT
     # behind a TLS proxy. WEBHOOK_SECRET (default: derived from the token)

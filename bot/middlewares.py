@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -16,7 +17,9 @@ from aiogram import BaseMiddleware
 from aiogram.types import CallbackQuery, InaccessibleMessage, Message, TelegramObject
 from aiogram_i18n import I18nContext
 
+from bot.handlers.common import answer
 from bot.i18n import popup
+from bot.services.replies import Replies
 from bot.tasks import cancel_and_wait
 
 
@@ -57,16 +60,31 @@ class OwnButtons(BaseMiddleware):
         return await handler(event, data)
 
 
-class ThrottlePresses(BaseMiddleware):
-    """At most ``limit`` presses per ``window`` seconds per user."""
+class Throttle(BaseMiddleware):
+    """At most ``limit`` button presses, or commands, per ``window`` seconds
+    per user; what is over costs the bot nothing and other people nothing.
+
+    A press over the limit gets a toast (pop-ups are free of any pacing). A
+    command over it is dropped; the first one dropped in a window gets one
+    short reply (through the outbox, like every message), so a flood of
+    commands cannot become a flood of messages.
+    """
 
     def __init__(
-        self, limit: int = 6, window: float = 3.0, clock: Callable[[], float] = time.monotonic
+        self,
+        limit: int,
+        window: float,
+        kind: type[CallbackQuery] | type[Message],
+        replies: Replies | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ):
         self.limit = limit
         self.window = window
+        self.kind = kind
+        self.replies = replies
         self.clock = clock
-        self._presses: dict[int, deque[float]] = {}
+        self._recent: dict[int, deque[float]] = {}
+        self._told: dict[int, float] = {}  # user -> when the last "too fast" went out
 
     async def __call__(
         self,
@@ -74,24 +92,36 @@ class ThrottlePresses(BaseMiddleware):
         event: TelegramObject,
         data: dict[str, Any],
     ) -> Any:
-        if not isinstance(event, CallbackQuery):
+        user = getattr(event, "from_user", None)
+        if not isinstance(event, self.kind) or user is None:
             return await handler(event, data)
         now = self.clock()
-        q = self._presses.setdefault(event.from_user.id, deque())
+        q = self._recent.setdefault(user.id, deque())
         while q and now - q[0] > self.window:
             q.popleft()
-        if len(q) >= self.limit:
-            i18n: I18nContext | None = data.get("i18n")
-            await event.answer(popup(i18n.get("err-too-fast")) if i18n else None)
-            return None
-        q.append(now)
-        if len(self._presses) > 10_000:
-            self._forget_idle(now)
-        return await handler(event, data)
+        if len(q) < self.limit:
+            q.append(now)
+            if len(self._recent) > 10_000:
+                self._forget_idle(now)
+            return await handler(event, data)
+        i18n: I18nContext | None = data.get("i18n")
+        text = i18n.get("err-too-fast") if i18n else ""
+        if isinstance(event, CallbackQuery):
+            await event.answer(popup(text) or None)
+        elif (
+            isinstance(event, Message)
+            and self.replies is not None
+            and text
+            and now - self._told.get(user.id, -math.inf) > self.window
+        ):
+            self._told[user.id] = now
+            await answer(event, self.replies, text)
+        return None
 
     def _forget_idle(self, now: float) -> None:
-        for uid in [u for u, q in self._presses.items() if not q or now - q[-1] > self.window]:
-            del self._presses[uid]
+        for uid in [u for u, q in self._recent.items() if not q or now - q[-1] > self.window]:
+            del self._recent[uid]
+            self._told.pop(uid, None)
 
 
 class InFlight(BaseMiddleware):

@@ -29,6 +29,7 @@ from bot.i18n import popup
 from bot.services.errors import UserError
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
+from bot.services.replies import Replies
 from bot.services.tables import TableService
 
 
@@ -53,6 +54,7 @@ async def on_table(
     bot: Bot,
     i18n: I18nContext,
     tables: TableService,
+    replies: Replies,
 ) -> None:
     who = person(cb.from_user)
     t, op, v = callback_data.t, callback_data.op, callback_data.v
@@ -82,9 +84,7 @@ async def on_table(
         await tables.confirm_cancel(t, who, admin, cancel=op == CANCEL_YES)
         text = i18n.get("cancel-done" if op == CANCEL_YES else "cancel-kept")
         if cb.message is not None:
-            await bot.edit_message_text(
-                text=text, chat_id=cb.message.chat.id, message_id=cb.message.message_id
-            )
+            await replies.edit(cb.message.chat.id, cb.message.message_id, text)
     else:
         raise UserError("err-stale")
     await cb.answer()

@@ -2,35 +2,42 @@
 
 from __future__ import annotations
 
-from aiogram import Bot, Router
+from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import ForgetCb, GestureCb
-from bot.handlers.common import in_own_chat, subject
+from bot.handlers.common import answer, in_own_chat, subject
 from bot.i18n import popup
 from bot.services.club import ClubService
+from bot.services.replies import Replies
 
 
-async def on_profile(message: Message, i18n: I18nContext, club: ClubService) -> None:
+async def on_profile(
+    message: Message, i18n: I18nContext, club: ClubService, replies: Replies
+) -> None:
     user = subject(message)
-    await message.answer(await club.profile(user.id, user.first_name or "", i18n.locale))
+    await answer(message, replies, await club.profile(user.id, user.first_name or "", i18n.locale))
 
 
-async def on_partners(message: Message, i18n: I18nContext, club: ClubService) -> None:
+async def on_partners(
+    message: Message, i18n: I18nContext, club: ClubService, replies: Replies
+) -> None:
     assert message.from_user is not None
-    await message.answer(await club.partners(message.from_user.id, i18n.locale))
+    await answer(message, replies, await club.partners(message.from_user.id, i18n.locale))
 
 
-async def on_authority(message: Message, i18n: I18nContext, club: ClubService) -> None:
+async def on_authority(
+    message: Message, i18n: I18nContext, club: ClubService, replies: Replies
+) -> None:
     if message.chat.type == "private":
-        await message.answer(i18n.get("authority-in-group"))
+        await answer(message, replies, i18n.get("authority-in-group"))
         return
-    await message.answer(await club.authority_list(message.chat.id, i18n.locale))
+    await answer(message, replies, await club.authority_list(message.chat.id, i18n.locale))
 
 
-async def on_forget(message: Message, i18n: I18nContext) -> None:
+async def on_forget(message: Message, i18n: I18nContext, replies: Replies) -> None:
     keyboard = InlineKeyboardMarkup(
         inline_keyboard=[
             [
@@ -43,11 +50,15 @@ async def on_forget(message: Message, i18n: I18nContext) -> None:
             ]
         ]
     )
-    await message.answer(i18n.get("forget-confirm"), reply_markup=keyboard)
+    await answer(message, replies, i18n.get("forget-confirm"), keyboard)
 
 
 async def on_forget_press(
-    cb: CallbackQuery, callback_data: ForgetCb, bot: Bot, i18n: I18nContext, club: ClubService
+    cb: CallbackQuery,
+    callback_data: ForgetCb,
+    i18n: I18nContext,
+    club: ClubService,
+    replies: Replies,
 ) -> None:
     if callback_data.yes:
         await club.forget(cb.from_user.id, cb.from_user.first_name or "", cb.from_user.username)
@@ -56,9 +67,7 @@ async def on_forget_press(
         text = i18n.get("forget-kept")
     await cb.answer()
     if cb.message is not None:
-        await bot.edit_message_text(
-            text=text, chat_id=cb.message.chat.id, message_id=cb.message.message_id
-        )
+        await replies.edit(cb.message.chat.id, cb.message.message_id, text)
 
 
 async def on_gesture(

@@ -6,6 +6,8 @@ from aiogram import Bot
 from aiogram.types import CallbackQuery, Message, User
 
 from bot.i18n import pick_locale
+from bot.outbox import Markup
+from bot.services.replies import Replies
 from bot.services.tables import Person
 
 
@@ -41,3 +43,10 @@ def in_own_chat(cb: CallbackQuery) -> bool:
     with the bot (moves, the hand, forgetting oneself): the same data pressed
     anywhere else is forged."""
     return cb.message is not None and cb.message.chat.id == cb.from_user.id
+
+
+async def answer(message: Message, replies: Replies, text: str, markup: Markup = None) -> None:
+    """Answer a command through the outbox, paced like every other message;
+    in a group as a reply, so it is clear whose command it answers."""
+    to = None if message.chat.type == "private" else message.message_id
+    await replies.reply(message.chat.id, to, text, markup)

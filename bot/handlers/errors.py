@@ -15,8 +15,10 @@ from aiogram.filters import ExceptionTypeFilter
 from aiogram.types import ErrorEvent
 from aiogram_i18n import I18nContext
 
+from bot.handlers.common import answer
 from bot.i18n import popup
 from bot.services.errors import UserError
+from bot.services.replies import Replies
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +26,7 @@ log = logging.getLogger(__name__)
 TOASTS = {"err-stale"}
 
 
-async def on_user_error(event: ErrorEvent, i18n: I18nContext) -> None:
+async def on_user_error(event: ErrorEvent, i18n: I18nContext, replies: Replies) -> None:
     err = event.exception
     assert isinstance(err, UserError)
     text = i18n.get(err.key, **err.args_)
@@ -32,7 +34,7 @@ async def on_user_error(event: ErrorEvent, i18n: I18nContext) -> None:
         if event.update.callback_query is not None:
             await event.update.callback_query.answer(popup(text), show_alert=err.key not in TOASTS)
         elif event.update.message is not None:
-            await event.update.message.reply(text)
+            await answer(event.update.message, replies, text)
     except (TelegramAPIError, TelegramNetworkError) as exc:
         # Nothing changed, so nothing is lost: e.g. a press handled after a
         # restart, whose query Telegram no longer takes answers for.
@@ -50,7 +52,7 @@ async def on_telegram_error(event: ErrorEvent) -> None:
     log.log(level, "Telegram call failed in update %s: %r", event.update.update_id, exc)
 
 
-async def on_any_error(event: ErrorEvent, i18n: I18nContext) -> None:
+async def on_any_error(event: ErrorEvent, i18n: I18nContext, replies: Replies) -> None:
     # The exception text may mention cards; log its type and where, not its words.
     log.error(
         "unhandled %s in update %s",
@@ -63,7 +65,7 @@ async def on_any_error(event: ErrorEvent, i18n: I18nContext) -> None:
         if event.update.callback_query is not None:
             await event.update.callback_query.answer(popup(text), show_alert=True)
         elif event.update.message is not None:
-            await event.update.message.reply(text)
+            await answer(event.update.message, replies, text)
     except Exception:
         log.warning("could not tell the user about the error")
 

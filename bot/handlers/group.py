@@ -8,7 +8,8 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import CANCEL_NO, CANCEL_YES, TableCb
-from bot.handlers.common import is_admin, person
+from bot.handlers.common import answer, is_admin, person
+from bot.services.replies import Replies
 from bot.services.tables import TableService
 
 
@@ -17,13 +18,17 @@ async def on_newgame(message: Message, tables: TableService) -> None:
     await tables.new_table(message.chat.id, message.chat.title or "", person(message.from_user))
 
 
-async def on_leave(message: Message, i18n: I18nContext, tables: TableService) -> None:
+async def on_leave(
+    message: Message, i18n: I18nContext, tables: TableService, replies: Replies
+) -> None:
     assert message.from_user is not None
     outcome = await tables.leave(message.chat.id, person(message.from_user))
-    await message.reply(i18n.get(outcome))
+    await answer(message, replies, i18n.get(outcome))
 
 
-async def on_cancel(message: Message, bot: Bot, i18n: I18nContext, tables: TableService) -> None:
+async def on_cancel(
+    message: Message, bot: Bot, i18n: I18nContext, tables: TableService, replies: Replies
+) -> None:
     assert message.from_user is not None
     admin = await is_admin(bot, message.chat.id, message.from_user.id)
     live = await tables.cancel(message.chat.id, person(message.from_user), admin)
@@ -41,11 +46,11 @@ async def on_cancel(message: Message, bot: Bot, i18n: I18nContext, tables: Table
             ]
         ]
     )
-    await message.reply(i18n.get("cancel-confirm"), reply_markup=keyboard)
+    await answer(message, replies, i18n.get("cancel-confirm"), keyboard)
 
 
-async def on_help(message: Message, i18n: I18nContext) -> None:
-    await message.answer(i18n.get("help"))
+async def on_help(message: Message, i18n: I18nContext, replies: Replies) -> None:
+    await answer(message, replies, i18n.get("help"))
 
 
 def build() -> Router:

@@ -8,13 +8,18 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 from aiogram_i18n import I18nContext
 
-from bot.handlers.common import subject
+from bot.handlers.common import answer, subject
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
+from bot.services.replies import Replies
 
 
 async def on_lookup(
-    message: Message, command: CommandObject, i18n: I18nContext, lookups: LookupService
+    message: Message,
+    command: CommandObject,
+    i18n: I18nContext,
+    lookups: LookupService,
+    replies: Replies,
 ) -> None:
     assert message.from_user is not None
     kind = command.command.lower()
@@ -22,29 +27,35 @@ async def on_lookup(
         text = await lookups.in_private(kind, message.from_user.id, i18n.locale)
     else:
         text = await lookups.in_chat(kind, message.chat.id, i18n.locale)
-    await message.answer(text)
+    await answer(message, replies, text)
 
 
-async def on_history(message: Message, i18n: I18nContext, lookups: LookupService) -> None:
+async def on_history(
+    message: Message, i18n: I18nContext, lookups: LookupService, replies: Replies
+) -> None:
     if message.chat.type == ChatType.PRIVATE:
-        await message.answer(i18n.get("history-in-group"))
+        await answer(message, replies, i18n.get("history-in-group"))
         return
-    await message.answer(await lookups.history(message.chat.id, i18n.locale))
+    await answer(message, replies, await lookups.history(message.chat.id, i18n.locale))
 
 
-async def on_stats(message: Message, i18n: I18nContext, lookups: LookupService) -> None:
+async def on_stats(
+    message: Message, i18n: I18nContext, lookups: LookupService, replies: Replies
+) -> None:
     user = subject(message)
-    await message.answer(await lookups.stats(user.id, user.first_name or "", i18n.locale))
+    await answer(message, replies, await lookups.stats(user.id, user.first_name or "", i18n.locale))
 
 
-async def on_back(message: Message, i18n: I18nContext, play: PlayService) -> None:
+async def on_back(message: Message, i18n: I18nContext, play: PlayService, replies: Replies) -> None:
     assert message.from_user is not None
     count = await play.come_back(message.from_user.id)
-    await message.answer(i18n.get("back-done" if count else "err-not-away"))
+    await answer(message, replies, i18n.get("back-done" if count else "err-not-away"))
 
 
-async def on_rules(message: Message, i18n: I18nContext, lookups: LookupService) -> None:
-    await message.answer(await lookups.rules_in_chat(message.chat.id, i18n.locale))
+async def on_rules(
+    message: Message, i18n: I18nContext, lookups: LookupService, replies: Replies
+) -> None:
+    await answer(message, replies, await lookups.rules_in_chat(message.chat.id, i18n.locale))
 
 
 def build() -> Router:

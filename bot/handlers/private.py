@@ -9,9 +9,10 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 from aiogram_i18n import I18nContext
 
-from bot.handlers.common import person
+from bot.handlers.common import answer, person
 from bot.i18n import esc
 from bot.services.play import PlayService
+from bot.services.replies import Replies
 from bot.services.tables import TableService
 
 JOIN = re.compile(r"^join_(\d{1,12})_(\d)$")
@@ -23,6 +24,7 @@ async def on_start(
     i18n: I18nContext,
     tables: TableService,
     play: PlayService,
+    replies: Replies,
 ) -> None:
     assert message.from_user is not None
     who = person(message.from_user)
@@ -31,17 +33,17 @@ async def on_start(
     match = JOIN.match(command.args or "")
     if match:
         live = await tables.join_from_link(int(match[1]), int(match[2]), who)
-        await message.answer(i18n.get("joined", group=esc(live.chat_title)))
+        await answer(message, replies, i18n.get("joined", group=esc(live.chat_title)))
         return
-    await message.answer(i18n.get("welcome", name=esc(who.first_name)))
+    await answer(message, replies, i18n.get("welcome", name=esc(who.first_name)))
 
 
-async def on_help(message: Message, i18n: I18nContext) -> None:
-    await message.answer(i18n.get("help"))
+async def on_help(message: Message, i18n: I18nContext, replies: Replies) -> None:
+    await answer(message, replies, i18n.get("help"))
 
 
-async def on_newgame_private(message: Message, i18n: I18nContext) -> None:
-    await message.answer(i18n.get("newgame-in-group"))
+async def on_newgame_private(message: Message, i18n: I18nContext, replies: Replies) -> None:
+    await answer(message, replies, i18n.get("newgame-in-group"))
 
 
 def build() -> Router:

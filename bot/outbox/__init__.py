@@ -26,7 +26,7 @@ Message texts can contain a player's hidden cards, so nothing here logs them.
 
 from bot.outbox.calls import Markup
 from bot.outbox.pacer import Pacer
-from bot.outbox.queue import enqueue_delete, enqueue_put, enqueue_send, forget_key
+from bot.outbox.queue import enqueue_delete, enqueue_edit, enqueue_put, enqueue_send, forget_key
 from bot.outbox.sender import ForbiddenHandler, MigratedHandler, Outbox, OutboxStats
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "OutboxStats",
     "Pacer",
     "enqueue_delete",
+    "enqueue_edit",
     "enqueue_put",
     "enqueue_send",
     "forget_key",

@@ -90,6 +90,36 @@ async def forget_key(conn: Conn, key: str) -> None:
     await defer(conn, "DELETE FROM messages WHERE key = ?", (key,))
 
 
+# Keys of one-off edits: the message is forgotten once the edit went out.
+ONE_OFF = "edit:"
+
+
+def _one_off(key: str | None) -> bool:
+    return key is not None and key.startswith(ONE_OFF)
+
+
+async def enqueue_edit(
+    conn: Conn,
+    chat_id: int,
+    message_id: int,
+    text: str,
+    reply_markup: Markup = None,
+    parse_mode: str | None = "HTML",
+) -> None:
+    """Queue an edit of a message known only by its id (the one a button was
+    pressed on): it is remembered under a one-off key until the edit is made.
+    (Nothing of it stays behind: after ``/forget_me`` the edit that says so is
+    the last trace of the person, and it goes once sent.)"""
+    key = f"{ONE_OFF}{chat_id}:{message_id}"
+    await defer(
+        conn,
+        "INSERT INTO messages(key, chat_id, message_id) VALUES (?, ?, ?)"
+        " ON CONFLICT(key) DO NOTHING",
+        (key, chat_id, message_id),
+    )
+    await enqueue_put(conn, chat_id, key, text, reply_markup, parse_mode)
+
+
 # -- planning: what to send next for a chat ----------------------------------
 
 
@@ -196,11 +226,14 @@ def finish_rows(
     read in the same trip."""
     row = plan.target
     coalesced = _mark_superseded(raw, plan.superseded)
-    raw.execute(
-        "UPDATE outbox SET status = 'sent', attempts = attempts + 1, error = NULL WHERE id = ?",
-        (row.id,),
-    )
-    if forget and row.key is not None:
+    if _one_off(row.key):  # nothing of a one-off edit is kept
+        raw.execute("DELETE FROM outbox WHERE id = ?", (row.id,))
+    else:
+        raw.execute(
+            "UPDATE outbox SET status = 'sent', attempts = attempts + 1, error = NULL WHERE id = ?",
+            (row.id,),
+        )
+    if (forget or _one_off(row.key)) and row.key is not None:
         raw.execute("DELETE FROM messages WHERE key = ? AND chat_id = ?", (row.key, row.chat_id))
     elif row.key is not None and message_id is not None:
         raw.execute(

@@ -39,6 +39,7 @@ def bot_env(fake: FakeTelegram, db_path: Path, **extra: Any) -> dict[str, str]:
         "LOG_LEVEL": "WARNING",
         # Scripted players press far faster than people; tests of throttling turn it on.
         "PRESS_LIMIT": "0",
+        "COMMAND_LIMIT": "0",
         # The computer thinks in a thread: no process to start per test. The
         # tests that kill the bot and one full game use worker processes.
         "AI_WORKERS": "0",

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from fake_telegram import FakeTelegram
-from harness import bot_env
+from harness import InProcessBot, bot_env, settings_for
 
 from bot.config import ConfigError, load_settings
 
@@ -136,3 +138,55 @@ def test_a_bad_setting_exits_2_without_a_traceback(tmp_path, name: str, value: s
     assert result.returncode == 2, result.stderr
     assert name in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def health(db: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "BOT_TOKEN": "1:x", "PYTHONPATH": str(ROOT), "DATABASE_PATH": str(db)}
+    return subprocess.run(
+        [sys.executable, "-m", "bot.health"],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+async def test_the_health_check_reads_the_heartbeat(tmp_path) -> None:
+    """Docker's HEALTHCHECK: healthy while the bot beats, not before, not when it stopped."""
+    db = tmp_path / "spades.db"
+    assert health(db, tmp_path).returncode == 1  # no database yet
+    async with FakeTelegram() as fake:
+        bot = InProcessBot(settings_for(fake, db))
+        await bot.start(fake)
+        try:
+            result = await asyncio.to_thread(health, db, tmp_path)
+            assert result.returncode == 0, result.stderr
+        finally:
+            await bot.stop()
+    con = sqlite3.connect(db)
+    con.execute("UPDATE meta SET value = ? WHERE key = 'heartbeat_at'", (repr(time.time() - 600),))
+    con.commit()
+    con.close()
+    result = health(db, tmp_path)
+    assert result.returncode == 1 and "heartbeat" in result.stderr
+
+
+async def test_a_relative_database_path_is_where_the_bot_runs(tmp_path) -> None:
+    """The image runs the bot in /data with the code on PYTHONPATH, so the
+    DATABASE_PATH=spades.db of a copied .env.example still lands on the volume."""
+    workdir = tmp_path / "data"
+    workdir.mkdir()
+    async with FakeTelegram() as fake:
+        env = {**os.environ, **bot_env(fake, Path("spades.db")), "PYTHONPATH": str(ROOT)}
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=workdir, env=env, stderr=asyncio.subprocess.PIPE
+        )
+        try:
+            await fake.wait_for(
+                lambda: any(c.method == "getUpdates" for c in fake.calls), timeout=90
+            )
+        finally:
+            proc.terminate()
+            await proc.wait()
+    assert (workdir / "spades.db").exists()

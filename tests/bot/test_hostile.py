@@ -319,3 +319,51 @@ async def test_forget_me_scrubs_messages_still_queued(fake: FakeTelegram, bot) -
     (payload,) = db_rows(db, "SELECT payload FROM outbox WHERE chat_id=?", (GROUP,))[0]
     text = json.loads(payload)["text"]
     assert text == "<b>кто-то</b> и кто-то"
+
+
+# ------------------------------------------------------------------- floods
+
+
+async def test_a_flood_of_commands_is_paced_and_throttled(fake: FakeTelegram, tmp_path) -> None:
+    """140 commands in a moment from one member: a handful of answers, every
+    message within Telegram's pace, and another member still answered."""
+    db = tmp_path / "spades.db"
+    paced = InProcessBot(
+        settings_for(
+            fake,
+            db,
+            group_messages_per_minute=20,
+            private_messages_per_second=1,
+            global_messages_per_second=30,
+            command_limit=4,
+            command_window=20,
+        )
+    )
+    await paced.start(fake)
+    try:
+        anna, troll = fake.add_user(371, "Анна"), fake.add_user(372, "Тролль")
+        fake.add_group(GROUP, "Группа", members=[anna, troll], admins=[anna])
+        for u in (anna, troll):
+            await fake.start_bot(u)
+        await fake.send_text(anna, GROUP, "/newgame")
+        await fake.wait_for(lambda: fake.chat_messages(GROUP), timeout=30)
+        await fake.wait_idle(quiet=0.3)
+        before = len(fake.sent_texts(GROUP))
+        for i in range(140):
+            await fake.send_text(troll, GROUP, ("/newgame", "/help", "/rules", "/history")[i % 4])
+        asked = await fake.send_text(anna, GROUP, "/score")
+        await fake.wait_for(
+            lambda: any(
+                m.reply_to is not None and m.reply_to.message_id == asked["message_id"]
+                for m in fake.chat_messages(GROUP)
+            ),
+            timeout=90,
+        )
+        await fake.wait_idle(quiet=1.0, timeout=90)
+    finally:
+        await paced.stop()
+    new = len(fake.sent_texts(GROUP)) - before
+    # Four commands answered (the /newgame one also brings the table down),
+    # one "not so fast", Anna's answer.
+    assert new <= 4 + 1 + 1 + 1, fake.sent_texts(GROUP)[before:]
+    assert fake.limit_violations() == []
