@@ -81,6 +81,7 @@ GROUP_COMMANDS = (
 )
 PRIVATE_COMMANDS = (
     "start",
+    "quiet",
     "score",
     "turn",
     "table",

@@ -30,6 +30,12 @@ class WhyCb(CallbackData, prefix="w"):
     a: int
 
 
+class HandCb(CallbackData, prefix="h"):
+    """Bring one's hand for this table to the bottom of the private chat."""
+
+    t: int
+
+
 class BackCb(CallbackData, prefix="b"):
     """Take one's seat back from the computer."""
 

@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     # user (0 disables the limit).
     press_limit: int = Field(default=8, ge=0)
     press_window: float = Field(default=3.0, gt=0)
+    # Real time: a player whose turn has waited this many seconds gets a
+    # message that notifies (edits never do); deleted when they move. 0: off.
+    turn_ping_after: float = Field(default=8.0, ge=0)
     # Commands: at most COMMAND_LIMIT per COMMAND_WINDOW seconds per user (0:
     # no limit); each answer is a message, and a group gets ~20 a minute.
     command_limit: int = Field(default=4, ge=0)

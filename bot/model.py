@@ -52,6 +52,8 @@ class LiveTable:
     paused: bool = False
     # Authority of the seated people (gestures received), shown by their names.
     authority: dict[int, int] = field(default_factory=dict)
+    # The seat whose "your turn" ping is out (deleted when that seat moves).
+    pinged: int | None = None
 
     @property
     def players(self) -> int:

@@ -12,13 +12,19 @@ def is_daily(pace: int) -> bool:
     return pace >= DAILY
 
 
-def reminder_times(pace: int, start: float, due: float) -> list[float]:
-    """Daily: at half time and an hour before the end; real time: with a third left."""
+def reminder_times(pace: int, start: float, due: float, ping_after: float = 0) -> list[float]:
+    """Daily: at half time and an hour before the end. Real time: a ping once
+    the turn has waited ``ping_after`` seconds (0: none), and with a third left."""
     if is_daily(pace):
         return [start + pace / 2, due - HOUR]
-    return [due - pace / 3]
+    late = due - pace / 3
+    if ping_after > 0 and start + ping_after < late:
+        return [start + ping_after, late]
+    return [late]
 
 
-def next_reminder(pace: int, start: float, due: float, sent: int) -> float | None:
-    times = reminder_times(pace, start, due)
+def next_reminder(
+    pace: int, start: float, due: float, sent: int, ping_after: float = 0
+) -> float | None:
+    times = reminder_times(pace, start, due, ping_after)
     return times[sent] if sent < len(times) else None

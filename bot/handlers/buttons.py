@@ -18,6 +18,7 @@ from bot.callbacks import (
     STAND,
     START,
     BackCb,
+    HandCb,
     LookCb,
     LookupCb,
     MoveCb,
@@ -40,6 +41,11 @@ async def on_move(cb: CallbackQuery, callback_data: MoveCb, play: PlayService) -
 
 async def on_look(cb: CallbackQuery, callback_data: LookCb, play: PlayService) -> None:
     await play.look(callback_data.t, cb.from_user.id)
+    await cb.answer()
+
+
+async def on_hand(cb: CallbackQuery, callback_data: HandCb, play: PlayService) -> None:
+    await play.show_hand(callback_data.t, cb.from_user.id)
     await cb.answer()
 
 
@@ -121,6 +127,7 @@ def build() -> Router:
     router.callback_query.register(on_move, MoveCb.filter(), in_own_chat)
     router.callback_query.register(on_look, LookCb.filter(), in_own_chat)
     router.callback_query.register(on_why, WhyCb.filter(), in_own_chat)
+    router.callback_query.register(on_hand, HandCb.filter(), in_own_chat)
     router.callback_query.register(on_table, TableCb.filter())
     router.callback_query.register(on_back, BackCb.filter(), in_own_chat)
     router.callback_query.register(on_lookup, LookupCb.filter())

@@ -38,6 +38,15 @@ async def on_start(
     await answer(message, replies, i18n.get("welcome", name=esc(who.first_name)))
 
 
+async def on_quiet(
+    message: Message, i18n: I18nContext, tables: TableService, replies: Replies
+) -> None:
+    assert message.from_user is not None
+    await tables.remember(person(message.from_user), started=True)
+    quiet = await tables.toggle_quiet(message.from_user.id)
+    await answer(message, replies, i18n.get("quiet-on" if quiet else "quiet-off"))
+
+
 async def on_help(message: Message, i18n: I18nContext, replies: Replies) -> None:
     await answer(message, replies, i18n.get("help"))
 
@@ -52,5 +61,6 @@ def build() -> Router:
     router.message.filter(F.chat.type == "private")
     router.message.register(on_start, CommandStart())
     router.message.register(on_help, Command("help"))
+    router.message.register(on_quiet, Command("quiet"))
     router.message.register(on_newgame_private, Command("newgame"))
     return router

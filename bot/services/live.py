@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from bot.clock import Clock
 from bot.i18n import Texts
 from bot.model import LiveTable, TableStatus, rules_from_json
+from bot.pace import is_daily
 from bot.storage import repo
 from bot.storage.db import Database
 from engine import Game
@@ -127,6 +128,8 @@ class Registry:
                 )
                 deadline = await repo.get_deadline(self.ctx.db, game_row.game_id)
                 live.due_at = deadline.due_at if deadline else None
+                if deadline is not None and deadline.reminders and not is_daily(live.pace):
+                    live.pinged = deadline.seat
         await self.refresh_names(live)
         self._tables[table_id] = live
         return live

@@ -22,8 +22,8 @@ from concurrent.futures.process import BrokenProcessPool
 from bot.i18n import esc
 from bot.model import LiveTable, TableStatus, rules_to_json
 from bot.outbox import enqueue_send
-from bot.pace import next_reminder
-from bot.services import render
+from bot.pace import is_daily, next_reminder
+from bot.services import pings, render
 from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.stats import game_results
@@ -70,6 +70,7 @@ class PlayService:
         self._warned_at: float | None = None
         self._runners: dict[int, asyncio.Task[None]] = {}
         self._stopped = False  # set by stop(): no new computer turns from then on
+        self._ping_after = settings.turn_ping_after
         # Called after every committed change: wakes the outbox and the deadline loop.
         self.on_change: Callable[[], None] = self.ctx.outbox.wake
         # Run inside the transaction that ends a game (the club's afterword, records).
@@ -133,6 +134,20 @@ class PlayService:
                 await repo.add_look(conn, live.game_id, live.game.hand_no, seat)
                 live.looked.add(seat)
                 await render.hands(conn, self.reg, live, only={seat})
+        self.on_change()
+
+    async def show_hand(self, table_id: int, user_id: int) -> None:
+        """The ping's button: the hand anew at the bottom of the private chat,
+        and the ping gone."""
+        async with self.reg.lock(table_id):
+            live = await self._playing(table_id)
+            seat = live.seat_of(user_id)
+            if seat is None:
+                raise UserError("err-not-at-table")
+            async with self.ctx.db.tx() as conn:
+                if live.pinged == seat:
+                    await pings.clear(conn, live)
+                await render.hands(conn, self.reg, live, only={seat}, fresh=True)
         self.on_change()
 
     async def why(self, table_id: int, user_id: int, seq: int, action: int) -> str:
@@ -249,6 +264,8 @@ class PlayService:
                         conn, live, hand_result(self.reg.tr_group(live), live, line)
                     )
                     await render.closed_hands(conn, self.reg, live, g.hand_no, line)
+                if live.pinged is not None and (after.finished or after.to_move != live.pinged):
+                    await pings.clear(conn, live)
                 if after.finished:
                     await self._finish(conn, live)
                 else:
@@ -294,7 +311,7 @@ class PlayService:
             len(g.actions),
             g.to_move,
             due,
-            next_reminder(live.pace, now, due, 0),
+            next_reminder(live.pace, now, due, 0, self._ping_after),
         )
         live.due_at = due
 
@@ -334,17 +351,27 @@ class PlayService:
         self.on_change()
 
     async def _remind(self, live: LiveTable, d: repo.Deadline) -> None:
+        """Daily: a reminder line. Real time: a ping that goes when they move
+        (none for people who asked for /quiet)."""
         uid = live.seats[d.seat]
         sent = d.reminders + 1
         start = d.due_at - live.pace
+        user = await repo.get_user(self.ctx.db, uid) if uid is not None else None
         async with self.ctx.db.tx() as conn:
             await repo.reminder_sent(
-                conn, d.game_id, sent, next_reminder(live.pace, start, d.due_at, sent)
+                conn,
+                d.game_id,
+                sent,
+                next_reminder(live.pace, start, d.due_at, sent, self._ping_after),
             )
             if uid is not None and d.seat not in live.blocked:
                 tr = self.reg.tr_user(uid, live.lang)
                 left = duration(tr, d.due_at - self.ctx.clock.now())
-                await enqueue_send(conn, uid, tr("reminder", group=esc(live.chat_title), left=left))
+                if is_daily(live.pace):
+                    text = tr("reminder", group=esc(live.chat_title), left=left)
+                    await enqueue_send(conn, uid, text)
+                elif user is None or not user.quiet:
+                    await pings.send(conn, self.reg, live, d.seat, left)
             await render.table_message(conn, self.reg, live)
 
     async def _timeout(self, live: LiveTable, seat: int) -> None:

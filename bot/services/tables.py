@@ -51,6 +51,14 @@ class TableService:
             )
         self.reg.langs[person.user_id] = person.lang
 
+    async def toggle_quiet(self, user_id: int) -> bool:
+        """``/quiet``: "your turn" pings off, or on again; True when now quiet."""
+        user = await repo.get_user(self.ctx.db, user_id)
+        quiet = not (user.quiet if user else False)
+        async with self.ctx.db.tx() as conn:
+            await repo.set_quiet(conn, user_id, quiet)
+        return quiet
+
     # --------------------------------------------------------------- open
     async def new_table(self, chat_id: int, title: str, person: Person) -> LiveTable:
         async with self.reg.chat_lock(chat_id):

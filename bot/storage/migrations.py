@@ -229,7 +229,10 @@ _M7: tuple[Step, ...] = (
     "CREATE INDEX inbox_done ON inbox(done_at) WHERE done_at IS NOT NULL",
 )
 
-MIGRATIONS: list[Sequence[Step]] = [_M1, _M2, _M3, _M4, _M5, _M6, _M7]
+# 8: /quiet: no "your turn" pings for this person.
+_M8: tuple[Step, ...] = ("ALTER TABLE users ADD COLUMN quiet INTEGER NOT NULL DEFAULT 0",)
+
+MIGRATIONS: list[Sequence[Step]] = [_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8]
 
 
 async def apply_migrations(db: Database, migrations: Sequence[Sequence[Step]] = MIGRATIONS) -> int:

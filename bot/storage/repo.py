@@ -24,6 +24,7 @@ class UserRow:
     lang: str | None
     started: bool
     blocked: bool
+    quiet: bool = False  # no "your turn" pings (/quiet)
 
 
 @dataclass(slots=True)
@@ -110,6 +111,15 @@ def _user(row: sqlite3.Row) -> UserRow:
         row["lang"],
         bool(row["started"]),
         bool(row["blocked"]),
+        bool(row["quiet"]),
+    )
+
+
+async def set_quiet(conn: Conn, user_id: int, quiet: bool) -> None:
+    await _exec(
+        conn,
+        "UPDATE users SET quiet=?, updated_at=? WHERE user_id=?",
+        (int(quiet), time.time(), user_id),
     )
 
 

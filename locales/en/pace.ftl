@@ -61,3 +61,10 @@ cmd-sheet = The full score sheet
 cmd-history = Recent games of the group
 cmd-stats = Your statistics
 cmd-back = Back to your seat
+
+# "Your turn" pings in real-time games (deleted when the player moves).
+turn-ping = 🔔 Your move in “{ $group }” — { $left } left.
+btn-to-hand = 🃏 To my cards
+quiet-on = 🔕 Turn pings are off. Turn them on again: /quiet
+quiet-off = 🔔 Turn pings are on: when a move waits for you a few seconds, you get a message. Turn them off: /quiet
+cmd-quiet = Turn pings: off/on

@@ -68,3 +68,10 @@ cmd-sheet = Полная запись счёта
 cmd-history = Последние партии группы
 cmd-stats = Ваша статистика
 cmd-back = Вернуться за стол
+
+# "Your turn" pings in real-time games (deleted when the player moves).
+turn-ping = 🔔 Ваш ход в «{ $group }» — осталось { $left }.
+btn-to-hand = 🃏 К картам
+quiet-on = 🔕 Напоминания о ходе выключены. Включить снова: /quiet
+quiet-off = 🔔 Напоминания о ходе включены: если ход ждёт вас несколько секунд, придёт сообщение. Выключить: /quiet
+cmd-quiet = Напоминания о ходе: выкл/вкл
