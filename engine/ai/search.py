@@ -44,6 +44,7 @@ WIN_SCALE = 1000.0  # utility of a won game
 POINT_WEIGHT = 0.02  # per point of the hand: breaks ties once the game is decided
 BID_WINDOW = 2  # bids tried around the rule estimate
 NIL_TRY = 2.5  # nil is tried for hands whose rule-player nil risk is below this
+NIL_BELIEF = 0.85  # a nil made in a rollout, when bidding it
 BID_BUDGET = 2  # a bid decides the whole hand: this many budgets of a card
 EXCHANGE_TRIED = 6  # cards tried for each pass of the club exchange
 PRIOR_Z = 1.0  # how sure the search must be to overrule the rule player
@@ -64,14 +65,38 @@ class Scored:
 
 
 class Valuer:
-    """The value of a finished imagined hand for one side."""
+    """The value of a finished imagined hand for one side.
 
-    def __init__(self, side: int) -> None:
+    ``doubt``: a seat whose nil, made in a rollout, is only believed with
+    probability ``NIL_BELIEF`` (else it takes one trick, from its partner if
+    the partner took any, else from the side that took most). Rollouts defend
+    against a nil with the rule player's habits; real opponents who search
+    break more nils, and a bid must not count on their mistakes.
+    """
+
+    def __init__(self, side: int, doubt: int = -1) -> None:
         self.side = side
+        self.doubt = doubt
         self._cache: dict[tuple[tuple[int, ...], tuple[int, ...], bool], float] = {}
 
     def __call__(self, g: Game, tricks: list[int]) -> tuple[float, float]:
         """(chance to win the game, hand points) after the hand ``g`` ends with ``tricks``."""
+        s = self.doubt
+        if s < 0 or g.bids[s] != 0 or tricks[s]:
+            return self._value(g, tricks)
+        broken = list(tricks)
+        partner = (s + 2) % 4 if g.n == 4 else -1
+        donor = (
+            partner if partner >= 0 and tricks[partner] else max(range(g.n), key=tricks.__getitem__)
+        )
+        broken[donor] -= 1
+        broken[s] += 1
+        w1, p1 = self._value(g, tricks)
+        w0, p0 = self._value(g, broken)
+        q = NIL_BELIEF
+        return q * w1 + (1 - q) * w0, q * p1 + (1 - q) * p0
+
+    def _value(self, g: Game, tricks: list[int]) -> tuple[float, float]:
         bids = [b or 0 for b in g.bids]
         res = score_hand(g.rules, bids, g.blind, tricks, g.bags, g.totals)
         me = self.side
@@ -233,7 +258,8 @@ def score_bids(
     cost = effective_candidates(len(cands)) * (sum(v.hand_counts) + v.players)
     worlds = sample_worlds(v, rng, world_count(cost, BID_BUDGET * budget_ms), deadline=deadline)
     keep = (prior,) if extra is None else (prior, extra)
-    return evaluate(cands, worlds, Valuer(me_side(v)), deadline, keep=keep), prior
+    value = Valuer(me_side(v), doubt=v.seat)
+    return evaluate(cands, worlds, value, deadline, keep=keep), prior
 
 
 # ------------------------------------------------------------- blind nil
@@ -275,7 +301,8 @@ def score_blind(v: View, rng: random.Random, budget_ms: int, cap_s: float) -> tu
     def act(g: Game, a: int) -> None:
         g.apply_action(BLIND if a == BLIND else policy.choose_bid(g, seat, blind_ok=False))
 
-    blind, seen = evaluate([BLIND, LOOK], worlds, Valuer(me_side(v)), deadline, act)
+    value = Valuer(me_side(v), doubt=v.seat)
+    blind, seen = evaluate([BLIND, LOOK], worlds, value, deadline, act)
     return blind, seen
 
 

@@ -86,10 +86,13 @@ def _club_bidding(totals: list[int], seed: int) -> Game:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_blind_nil_decision_does_not_look_at_the_hand(level: str) -> None:
-    # Team 1 (seats 1, 3) far behind an opponent close to the target: the blind call.
+@pytest.mark.parametrize("totals", [[430, 100], [300, 100]])
+def test_blind_nil_decision_does_not_look_at_the_hand(level: str, totals: list[int]) -> None:
+    # Team 1 (seats 1, 3) far behind: whether to call blind nil is decided
+    # before the cards are seen, so any hand gives the same call.
+    calls = set()
     for seed in range(8):
-        g = _club_bidding([430, 100], seed)
+        g = _club_bidding(totals, seed)
         seat = g.to_move
         if seat % 2 == 0:
             continue
@@ -101,11 +104,24 @@ def test_blind_nil_decision_does_not_look_at_the_hand(level: str) -> None:
             donor = Game(CLUB, 1000 + other_seed)
             h.hands = list(donor.hands)
             decisions.add(choose_action(view(h, seat), level, 1, budget_ms=5) == BLIND)
-        assert decisions == {True}
+        assert len(decisions) == 1
+        calls |= decisions
+    if level != "master":
+        # The rule player calls it only when the opponents are near the target.
+        assert calls == {totals == [430, 100]}
     # Not behind: never blind.
     g = _club_bidding([0, 0], 4)
     v = view(g, g.to_move)
-    assert choose_action(v, "master", 1, budget_ms=5) != BLIND
+    assert choose_action(v, level, 1, budget_ms=5) != BLIND
+
+
+def test_master_calls_blind_nil_when_far_behind_with_hands_to_go() -> None:
+    # 200 behind, the opponents 200 from the target: a blind nil's 200 points
+    # can still win the game, looking and bidding rarely can.
+    for seed in (2, 5):
+        g = _club_bidding([300, 100], seed)
+        assert g.to_move % 2 == 1
+        assert choose_action(view(g, g.to_move), "master", 1) == BLIND
 
 
 NIL_DEAL = [
