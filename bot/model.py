@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from typing import NamedTuple
 
 from engine import Game, Rules
 from engine.rules import PRESETS
@@ -22,6 +23,19 @@ class TableStatus(StrEnum):
     PLAYING = "playing"
     FINISHED = "finished"
     CANCELLED = "cancelled"
+
+
+class SeatResult(NamedTuple):
+    """One seat's record in a finished game (a row of ``results``)."""
+
+    seat: int
+    user: int | None
+    won: bool
+    hands: int
+    contracts_bid: int
+    contracts_made: int
+    nils_bid: int
+    nils_made: int
 
 
 @dataclass(slots=True)

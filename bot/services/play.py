@@ -33,7 +33,7 @@ from bot.storage.db import Conn
 from bot.tasks import cancel_and_wait
 from bot.views.common import duration, player_name
 from bot.views.hand import blind_pending
-from bot.views.results import game_over, hand_result
+from bot.views.results import game_over, hand_result, private_result
 from engine import BLIND, EngineError, Game, apply, view
 from engine.ai import DEFAULT_BUDGET_MS
 from engine.game import EXCHANGE
@@ -287,11 +287,16 @@ class PlayService:
         g = live.game
         assert g is not None and live.game_id is not None
         await repo.end_game(conn, live.game_id, "finished", g.winner, json.dumps(g.totals))
-        await repo.save_results(conn, live.game_id, game_results(live))
+        results = game_results(live)
+        await repo.save_results(conn, live.game_id, results)
         await repo.update_table(conn, live.table_id, status="finished")
         live.status = TableStatus.FINISHED
         live.due_at = None
         await render.group_note(conn, live, game_over(self.reg.tr_group(live), live))
+        for seat, uid in live.humans():
+            if seat not in live.blocked:
+                ut = self.reg.tr_user(uid, live.lang)
+                await enqueue_send(conn, uid, private_result(ut, live, results[seat]))
         for hook in self.finish_hooks:
             await hook(conn, live)
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from bot.model import LiveTable
+from bot.model import LiveTable, SeatResult
 from engine.scoring import bid_made, side_of
 from engine.view import public_view
 
 
-def game_results(
-    live: LiveTable,
-) -> list[tuple[int, int | None, bool, int, int, int, int, int]]:
-    """Per seat: (seat, user, won, hands, contracts bid, made, nils bid, made).
+def game_results(live: LiveTable) -> list[SeatResult]:
+    """Per seat, in seat order.
 
     A contract counts for a player who bid a number and whose side made its
     contract; a nil (blind too) counts for the player who bid it.
@@ -30,5 +28,5 @@ def game_results(
                 cb += 1
                 cm += made
         won = v.winner == side_of(n, seat)
-        rows.append((seat, live.seats[seat], won, len(v.sheet), cb, cm, nb, nm))
+        rows.append(SeatResult(seat, live.seats[seat], won, len(v.sheet), cb, cm, nb, nm))
     return rows

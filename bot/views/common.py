@@ -83,6 +83,22 @@ def trick_text(tr: Tr, table: LiveTable, pairs: Sequence[tuple[int, int]]) -> st
     )
 
 
+def trick_line(tr: Tr, table: LiveTable, v: PublicView) -> str | None:
+    """The trick on the table; between tricks the one just taken, and by whom
+    (until the next card is led), so nobody misses how a trick ended."""
+    if v.trick:
+        return tr("table-trick", cards=trick_text(tr, table, v.trick))
+    last = v.last_trick
+    if last is None:
+        return None
+    pairs, winner = last
+    return tr(
+        "table-last-trick",
+        cards=trick_text(tr, table, pairs),
+        winner=player_name(tr, table, winner),
+    )
+
+
 def duration(tr: Tr, seconds: float) -> str:
     """``23 ч 5 мин``, ``4 мин``, ``40 с`` — remaining time at a glance."""
     s = max(0, round(seconds))

@@ -8,7 +8,15 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import LookCb, MoveCb, WhyCb
 from bot.i18n import esc
 from bot.model import LiveTable
-from bot.views.common import Tr, bid_text, card, cards_line, player_name, seat_name, trick_text
+from bot.views.common import (
+    Tr,
+    bid_text,
+    card,
+    cards_line,
+    player_name,
+    seat_name,
+    trick_line,
+)
 from engine.cards import sort_for_display
 from engine.game import BID, BIDDING, BLIND, EXCHANGE, OVER, PLAY
 from engine.scoring import partner
@@ -59,8 +67,9 @@ def hand_message(tr: Tr, table: LiveTable, v: View) -> tuple[str, InlineKeyboard
             for s in range(n)
         )
         lines.append(tr("hand-tricks", tricks=tricks))
-        if v.trick:
-            lines.append(tr("table-trick", cards=trick_text(tr, table, v.trick)))
+        trick = trick_line(tr, table, v)
+        if trick is not None:
+            lines.append(trick)
         lines.append(tr("spades-broken" if v.spades_broken else "spades-unbroken"))
     lines.append("")
     markup = None

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import esc
-from bot.model import LiveTable
+from bot.model import LiveTable, SeatResult
 from bot.views.common import Tr, bid_text, player_name, public, side_name
 from engine.scoring import sides
 from engine.view import PublicView
 
 
 def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n).replace("-", "−")
+    return f"+{n}" if n > 0 else str(n)  # one minus sign everywhere: ASCII, as totals print
 
 
 def hand_result(tr: Tr, table: LiveTable, line: dict[str, Any]) -> str:
@@ -102,3 +102,27 @@ def game_over(tr: Tr, table: LiveTable) -> str:
             sheet_block(tr, table, v),
         ]
     )
+
+
+def private_result(tr: Tr, table: LiveTable, record: SeatResult) -> str:
+    """The end of the game in a player's private chat: who won, the totals,
+    this player's own record in the game, and how to play again."""
+    v = public(table)
+    assert v.winner is not None
+    totals = " : ".join(str(t) for t in v.totals)
+    lines = [
+        tr("over-private-title", group=esc(table.chat_title)),
+        tr("over-private-winner", winner=side_name(tr, table, v.winner), totals=totals),
+        tr("over-private-won" if record.won else "over-private-lost"),
+        tr(
+            "over-private-record",
+            hands=record.hands,
+            contracts_bid=record.contracts_bid,
+            contracts_made=record.contracts_made,
+            nils_bid=record.nils_bid,
+            nils_made=record.nils_made,
+        ),
+        "",
+        tr("over-private-next", group=esc(table.chat_title)),
+    ]
+    return "\n".join(lines)

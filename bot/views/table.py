@@ -17,7 +17,7 @@ from bot.views.common import (
     preset_label,
     seat_name,
     side_name,
-    trick_text,
+    trick_line,
 )
 from engine.game import BIDDING, EXCHANGE, OVER, PLAY
 from engine.rules import BID_SUM, BLIND_NIL, FAILED_NIL, LOSING_FLOORS, TARGETS
@@ -213,18 +213,9 @@ def game_table(
         )
     lines.append("")
     if v.phase == PLAY:
-        last = v.last_trick
-        if v.trick:
-            lines.append(tr("table-trick", cards=trick_text(tr, table, v.trick)))
-        elif last is not None:
-            pairs, winner = last
-            lines.append(
-                tr(
-                    "table-last-trick",
-                    cards=trick_text(tr, table, pairs),
-                    winner=player_name(tr, table, winner),
-                )
-            )
+        trick = trick_line(tr, table, v)
+        if trick is not None:
+            lines.append(trick)
         lines.append(tr("spades-broken" if v.spades_broken else "spades-unbroken"))
         lines.append(tr("table-trick-no", n=len(v.tricks) + 1, total=v.hand_size))
     lines.extend(score_lines(tr, table, v))

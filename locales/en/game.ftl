@@ -48,3 +48,14 @@ score-title = 📊 <b>Score</b> · game to { $target } · { $hands } { $hands ->
 } played
 rules-title = 📜 <b>Table rules</b>: { $rules }
 rules-summary = Spades are always trump. Follow suit if you can; otherwise play any card. Spades cannot be led until broken (or when you hold only spades). Contract made: 10 points a trick bid, 1 per overtrick (a bag); 10 bags cost 100. Failed: minus 10 per trick bid. Nil: ±100.
+
+## The end of the game in each player's private chat.
+over-private-title = 🏁 <b>“{ $group }”: game over</b>
+over-private-winner = Winner: { $winner } ({ $totals }).
+over-private-won = 🏆 You won!
+over-private-lost = Not this time — next time it will work out.
+over-private-record = Your game: { $hands } { $hands ->
+    [one] hand
+   *[other] hands
+}, contracts made { $contracts_made } of { $contracts_bid }, nils { $nils_made } of { $nils_bid }.
+over-private-next = Play again: /newgame in “{ $group }”.

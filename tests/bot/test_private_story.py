@@ -1,0 +1,76 @@
+"""The private chat tells the whole story: the trick just taken, and the end
+of the game with one's own record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fake_telegram import FakeTelegram
+from harness import InProcessBot, Table, play_moves, settings_for
+
+GROUP = -1008101
+
+
+@pytest.fixture
+async def fake():
+    async with FakeTelegram(bot_username="piki_test_bot") as f:
+        yield f
+
+
+@pytest.fixture
+async def bot(fake: FakeTelegram, tmp_path: Path):
+    running = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
+    await running.start(fake)
+    yield running
+    await running.stop()
+
+
+async def open_club_game(fake: FakeTelegram, users) -> Table:
+    """Club rules (the game ends at −200, so it is short), these people seated."""
+    anna = users[0]
+    fake.add_group(GROUP, "История", members=list(users), admins=[anna])
+    for u in users:
+        await fake.start_bot(u)
+    await fake.send_text(anna, GROUP, "/newgame")
+    table = Table(fake, GROUP, list(users))
+    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
+    for user in users[1:]:
+        await (await fake.press_button(user, table.table_message(), text_contains="Юг")).answer()
+        await fake.wait_for(lambda user=user: user.first_name in table.table_message().text)
+    await (await fake.press_button(anna, table.table_message(), text_contains="Правила")).answer()
+    await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
+    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    return table
+
+
+def versions(fake: FakeTelegram, chat_id: int) -> list[str]:
+    """Every text every bot message in the chat has shown."""
+    out = []
+    for m in fake.world.chat(chat_id).all_messages:
+        if m.from_bot:
+            out += [v.text for v in m.history] or [m.text]
+    return out
+
+
+async def test_the_trick_just_taken_shows_in_private(fake: FakeTelegram, bot) -> None:
+    anna = fake.add_user(811, "Анна")
+    table = await open_club_game(fake, [anna])
+    await play_moves(table, lambda: any("Последняя взятка" in t for t in versions(fake, anna.id)))
+    shown = next(t for t in versions(fake, anna.id) if "Последняя взятка" in t)
+    assert "взял(а)" in shown and "Ваши карты" in shown
+
+
+async def test_each_player_gets_the_result_in_private(fake: FakeTelegram, bot) -> None:
+    anna, boris = fake.add_user(821, "Анна"), fake.add_user(822, "Борис")
+    table = await open_club_game(fake, [anna, boris])
+    await play_moves(table, lambda: "Победа" in table.table_message().text)
+    await fake.wait_idle(quiet=0.1)
+    for user in (anna, boris):
+        last = fake.sent_texts(user.id)[-1]
+        assert "«История»: игра окончена" in last, last
+        assert "Победа:" in last and "Ваша игра:" in last and "/newgame" in last
+        assert ("Вы победили" in last) != ("не вышло" in last)
+    # One minus sign everywhere: results print totals with the ASCII one.
+    for text in fake.sent_texts(GROUP):
+        assert "\u2212" not in text, text
