@@ -34,6 +34,31 @@ instead of the bot. Change them with --group-per-minute, --private-per-second,
 people press several times a second at a table with computer seats.
 
 ``--profile FILE`` runs the bot under cProfile and writes the stats to FILE.
+
+Storage (``--storage``): the database file's size (and its WAL's), the
+``outbox`` rows by status, the ``messages`` and ``actions`` rows at the start
+and end of the load window and every ``--sample`` seconds between, and at
+start and end the bytes each table takes with its indexes (SQLite's
+``dbstat``), so growth can be told apart: the game record (``actions``,
+``games``, one ``messages`` row per person and hand) grows with the moves
+played, as it should; the outbox must not.
+
+One-hour equivalence (``--hour-equivalent``, implies ``--storage``): the
+outbox deletes every finished row queued more than ``Outbox.keep_sent``
+seconds ago, all of them, every ``Outbox.prune_interval`` seconds. So the
+rows it holds at any moment are those queued in the last W = keep_sent +
+prune_interval seconds (plus any still pending): after the first W seconds its
+size depends on the rate of moves, not on how long the bot has run, and each
+further W seconds only repeats the same cycle. The run therefore lasts 20 W
+(and at least ``--seconds``): if the outbox's rows and the file's size stay
+flat over 20 windows and 20 W / prune_interval prune cycles at the bench's
+rate, an hour (3600 / W windows) of the same cycles ends at the same size;
+what does grow is the game record, reported apart. The claim holds for the
+rate of this run; a higher sustained rate plateaus higher, in proportion.
+(The old outbox pruned at most 5,000 rows a minute and kept sent rows an
+hour, so at this rate its table grew for the whole hour and beyond.) A literal
+hour is ``--storage --seconds 3600``.
+
 Figures only: nothing here fails on a goal.
 """
 
@@ -292,6 +317,72 @@ def count_actions(db: Path) -> int:
         con.close()
 
 
+@dataclass
+class Storage:
+    """The database's size and contents at one moment."""
+
+    at: float  # seconds since the load window began
+    file: int  # bytes of the database file
+    wal: int  # bytes of its WAL file
+    free: int  # bytes of the file that are free pages (reused before it grows)
+    outbox: Counter[str]  # rows by status
+    messages: int
+    actions: int
+    tables: dict[str, int] | None = None  # bytes per table with its indexes (dbstat)
+
+
+def storage(db: Path, at: float, detail: bool = False) -> Storage:
+    wal = Path(f"{db}-wal")
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
+    try:
+        page = int(con.execute("PRAGMA page_size").fetchone()[0])
+        free = int(con.execute("PRAGMA freelist_count").fetchone()[0]) * page
+        outbox: Counter[str] = Counter(
+            dict(con.execute("SELECT status, COUNT(*) FROM outbox GROUP BY status").fetchall())
+        )
+        messages = int(con.execute("SELECT COUNT(*) FROM messages").fetchone()[0])
+        actions = int(con.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+        tables: dict[str, int] | None = None
+        if detail:
+            owner = dict(con.execute("SELECT name, tbl_name FROM sqlite_schema").fetchall())
+            sizes: Counter[str] = Counter()
+            for name, size in con.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name"):
+                sizes[owner.get(name, name)] += int(size)
+            tables = dict(sizes.most_common())
+    finally:
+        con.close()
+    return Storage(
+        at,
+        db.stat().st_size,
+        wal.stat().st_size if wal.exists() else 0,
+        free,
+        outbox,
+        messages,
+        actions,
+        tables,
+    )
+
+
+def mib(n: float) -> str:
+    return f"{n / 2**20:.1f} MiB"
+
+
+def storage_line(s: Storage) -> str:
+    statuses = ", ".join(f"{k} {v}" for k, v in sorted(s.outbox.items()))
+    return (
+        f"t={s.at:6.0f} s: file {mib(s.file)} (free pages {mib(s.free)}, WAL {mib(s.wal)});"
+        f" outbox {sum(s.outbox.values())} rows ({statuses or 'none'});"
+        f" messages {s.messages}; actions {s.actions}"
+    )
+
+
+def hour_window() -> float:
+    """W of the docstring: how long a finished row can stay in the outbox."""
+    from bot.outbox import Outbox
+
+    return float(Outbox.keep_sent + Outbox.prune_interval)
+
+
 def call_counts(fake: FakeTelegram, since: int) -> tuple[Counter[str], int, int]:
     """Calls by method since index ``since``; new group messages; result lines."""
     by_method: Counter[str] = Counter()
@@ -355,10 +446,16 @@ async def run(args: argparse.Namespace) -> None:
             kids0 = children_cpu(proc.pid)
             threads0 = thread_cpu(proc.pid)
             start = time.perf_counter()
+            stored = [storage(db, 0.0, detail=True)] if args.storage else []
+            next_sample = args.sample
             samples = []
             while time.perf_counter() - start < args.seconds:
                 await asyncio.sleep(min(5.0, args.seconds))
                 samples.append(rss_kib(proc.pid))
+                now = time.perf_counter() - start
+                if args.storage and now >= next_sample and now < args.seconds:
+                    next_sample += args.sample
+                    stored.append(storage(db, now))
             elapsed = time.perf_counter() - start
             bot_cpu = cpu_seconds(proc.pid) - bot_cpu0
             kids = children_cpu(proc.pid)
@@ -367,6 +464,8 @@ async def run(args: argparse.Namespace) -> None:
             main_cpu = threads.get(proc.pid, 0.0) - threads0.get(proc.pid, 0.0)
             own_cpu = time.process_time() - own_cpu0
             moves = count_actions(db) - moves0
+            if args.storage:
+                stored.append(storage(db, elapsed, detail=True))
             load.measuring = False
             if args.profile:
                 proc.send_signal(signal.SIGUSR2)
@@ -397,7 +496,8 @@ async def run(args: argparse.Namespace) -> None:
         f"CPU: bot {bot_cpu / elapsed * 100:.0f} % of a core"
         f" (event-loop thread {main_cpu / elapsed * 100:.0f} %),"
         f" {bot_cpu / max(1, moves) * 1000:.2f} ms per move;"
-        f" computer player's processes {ai_cpu / elapsed * 100:.0f} %;"
+        f" computer player's processes {ai_cpu / elapsed * 100:.0f} %"
+        f" ({ai_cpu / max(1, moves) * 1000:.2f} ms per move);"
         f" fake Telegram + people {own_cpu / elapsed * 100:.0f} %;"
         f" machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
@@ -428,11 +528,46 @@ async def run(args: argparse.Namespace) -> None:
         f" per step {', '.join(f'{x:.0f}' for x in per_table)} KiB"
     )
     print(f"answers: {dict(load.answers.most_common(6))}")
+    if stored:
+        print_storage(stored, moves, hour_window() if args.hour_equivalent else None)
     for line in (tmp / "bot.log").read_text(errors="replace").splitlines():
         if "computer decisions:" in line:  # the whole run's, logged by the bot at exit
             print(line[line.index("computer decisions:") :] + " (whole run)")
     if args.profile:
         print(f"profile written to {args.profile} (python -m pstats {args.profile})")
+
+
+def print_storage(stored: list[Storage], moves: int, window: float | None) -> None:
+    first, last = stored[0], stored[-1]
+    if window is not None:
+        print(
+            f"one-hour equivalence: a finished row stays at most W = {window:.0f} s; the"
+            f" {last.at:.0f} s window is {last.at / window:.0f} W (an hour is {3600 / window:.0f} W)"
+        )
+    print("storage over the load window:")
+    for s in stored:
+        print("  " + storage_line(s))
+    rows = [sum(s.outbox.values()) for s in stored]
+    print(
+        f"outbox rows: start {rows[0]}, end {rows[-1]}, max {max(rows)};"
+        f" file: start {mib(first.file)}, end {mib(last.file)}"
+        f" (+{mib(last.file - first.file)}; WAL {mib(first.wal)} -> {mib(last.wal)})"
+    )
+    before, after = first.tables, last.tables
+    if before is not None and after is not None:
+        names = sorted(set(before) | set(after), key=lambda n: -after.get(n, 0))
+        grew = ", ".join(
+            f"{n} {mib(before.get(n, 0))} -> {mib(after.get(n, 0))}"
+            for n in names
+            if max(before.get(n, 0), after.get(n, 0)) >= 2**16
+        )
+        print(f"bytes per table with its indexes: {grew}")
+        record = sum(after.get(n, 0) - before.get(n, 0) for n in ("actions", "games"))
+        print(
+            f"game record (actions, games) grew {mib(record)} for {moves} moves"
+            f" ({record / max(1, moves):.0f} B per move); messages rows"
+            f" {first.messages} -> {last.messages}"
+        )
 
 
 def main() -> None:
@@ -461,7 +596,21 @@ def main() -> None:
     p.add_argument("--press-limit", type=int, default=0, help="PRESS_LIMIT (0: off)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--profile", help="run the bot under cProfile, stats to this file")
+    p.add_argument(
+        "--storage",
+        action="store_true",
+        help="report the database's size and the outbox's rows during the load window",
+    )
+    p.add_argument("--sample", type=float, default=60.0, help="seconds between storage samples")
+    p.add_argument(
+        "--hour-equivalent",
+        action="store_true",
+        help="--storage, and a window of 20 outbox retention cycles (see the docstring)",
+    )
     args = p.parse_args()
+    if args.hour_equivalent:
+        args.storage = True
+        args.seconds = max(args.seconds, 20 * hour_window())
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run(args))
 
