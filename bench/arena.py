@@ -42,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.ai import LEVELS, choose_action  # noqa: E402
 from engine.ai import pimc as pimc_player  # noqa: E402
+from engine.ai.clock import thread_cpu  # noqa: E402
 from engine.ai.knowledge import any_world  # noqa: E402
 from engine.ai.policy import choose as rule_choose  # noqa: E402
 from engine.ai.protocol import request_for  # noqa: E402
@@ -165,10 +166,10 @@ def play_game(
         while not g.finished and len(g.sheet) < max_hands:
             seat = g.to_move
             v = view(g, seat)
-            t, c = time.perf_counter(), time.thread_time()
+            t, c = time.perf_counter(), thread_cpu()
             a = players[seat].act(g, v)
             times[names[seat]].append(time.perf_counter() - t)
-            cpu[names[seat]].append(time.thread_time() - c)
+            cpu[names[seat]].append(thread_cpu() - c)
             g.apply_action(a, seat)
     finally:
         for p in players:
@@ -293,7 +294,10 @@ def report(results: list[list[dict[str, Any]]], x: str, y: str, cmd: str, player
             cs = [t * 1000 for t in cpu[name]]
             line += f"{pct(cs, 0.5):>11.1f}{pct(cs, 0.95):>9.1f}{max(cs):>9.1f}"
         lines.append(line)
-    lines.append("(wall: on this machine as loaded; cpu: the deciding thread's CPU time, one core)")
+    lines.append(
+        "(wall: on this machine as loaded; cpu: the deciding thread's CPU time on one core,"
+        " in scheduler ticks of a few ms)"
+    )
     return "\n".join(lines)
 
 
