@@ -146,7 +146,9 @@ class App:
         self.tables = TableService(self.registry, self.play)
         self.lookups = LookupService(self.registry)
         self.club = ClubService(self.registry, self.play)
-        self.timers = Timers(self.registry, self.play, self.club)
+        self.replies = Replies(self.registry)
+        self.timers = Timers(self.registry, self.play, self.club, self.replies)
+        self.replies.on_expiring = self.timers.wake
 
         def changed() -> None:
             self.outbox.wake()
@@ -164,7 +166,7 @@ class App:
         i18n.setup(dispatcher=dp)
         # After i18n, so the toasts speak the user's language; mashing is
         # counted first, whatever the presses carry.
-        replies = Replies(self.registry)
+        replies = self.replies
         if s.press_limit > 0:
             dp.callback_query.outer_middleware(
                 Throttle(s.press_limit, s.press_window, CallbackQuery)

@@ -115,7 +115,7 @@ class Throttle(BaseMiddleware):
             and now - self._told.get(user.id, -math.inf) > self.window
         ):
             self._told[user.id] = now
-            await answer(event, self.replies, text)
+            await answer(event, self.replies, text, passing=True)
         return None
 
     def _forget_idle(self, now: float) -> None:

@@ -18,23 +18,32 @@ async def on_profile(
     message: Message, i18n: I18nContext, club: ClubService, replies: Replies
 ) -> None:
     user = subject(message)
-    await answer(message, replies, await club.profile(user.id, user.first_name or "", i18n.locale))
+    await answer(
+        message,
+        replies,
+        await club.profile(user.id, user.first_name or "", i18n.locale),
+        passing=True,
+    )
 
 
 async def on_partners(
     message: Message, i18n: I18nContext, club: ClubService, replies: Replies
 ) -> None:
     assert message.from_user is not None
-    await answer(message, replies, await club.partners(message.from_user.id, i18n.locale))
+    await answer(
+        message, replies, await club.partners(message.from_user.id, i18n.locale), passing=True
+    )
 
 
 async def on_authority(
     message: Message, i18n: I18nContext, club: ClubService, replies: Replies
 ) -> None:
     if message.chat.type == "private":
-        await answer(message, replies, i18n.get("authority-in-group"))
+        await answer(message, replies, i18n.get("authority-in-group"), passing=True)
         return
-    await answer(message, replies, await club.authority_list(message.chat.id, i18n.locale))
+    await answer(
+        message, replies, await club.authority_list(message.chat.id, i18n.locale), passing=True
+    )
 
 
 async def on_forget(message: Message, i18n: I18nContext, replies: Replies) -> None:

@@ -45,8 +45,16 @@ def in_own_chat(cb: CallbackQuery) -> bool:
     return cb.message is not None and cb.message.chat.id == cb.from_user.id
 
 
-async def answer(message: Message, replies: Replies, text: str, markup: Markup = None) -> None:
+async def answer(
+    message: Message,
+    replies: Replies,
+    text: str,
+    markup: Markup = None,
+    *,
+    passing: bool = False,
+) -> None:
     """Answer a command through the outbox, paced like every other message;
-    in a group as a reply, so it is clear whose command it answers."""
+    in a group as a reply, so it is clear whose command it answers.
+    ``passing``: a lookup or a refusal, deleted from a group after a while."""
     to = None if message.chat.type == "private" else message.message_id
-    await replies.reply(message.chat.id, to, text, markup)
+    await replies.reply(message.chat.id, to, text, markup, passing=passing)

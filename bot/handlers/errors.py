@@ -34,7 +34,7 @@ async def on_user_error(event: ErrorEvent, i18n: I18nContext, replies: Replies) 
         if event.update.callback_query is not None:
             await event.update.callback_query.answer(popup(text), show_alert=err.key not in TOASTS)
         elif event.update.message is not None:
-            await answer(event.update.message, replies, text)
+            await answer(event.update.message, replies, text, passing=True)
     except (TelegramAPIError, TelegramNetworkError) as exc:
         # Nothing changed, so nothing is lost: e.g. a press handled after a
         # restart, whose query Telegram no longer takes answers for.
@@ -65,7 +65,7 @@ async def on_any_error(event: ErrorEvent, i18n: I18nContext, replies: Replies) -
         if event.update.callback_query is not None:
             await event.update.callback_query.answer(popup(text), show_alert=True)
         elif event.update.message is not None:
-            await answer(event.update.message, replies, text)
+            await answer(event.update.message, replies, text, passing=True)
     except Exception:
         log.warning("could not tell the user about the error")
 

@@ -27,35 +27,44 @@ async def on_lookup(
         text = await lookups.in_private(kind, message.from_user.id, i18n.locale)
     else:
         text = await lookups.in_chat(kind, message.chat.id, i18n.locale)
-    await answer(message, replies, text)
+    await answer(message, replies, text, passing=True)
 
 
 async def on_history(
     message: Message, i18n: I18nContext, lookups: LookupService, replies: Replies
 ) -> None:
     if message.chat.type == ChatType.PRIVATE:
-        await answer(message, replies, i18n.get("history-in-group"))
+        await answer(message, replies, i18n.get("history-in-group"), passing=True)
         return
-    await answer(message, replies, await lookups.history(message.chat.id, i18n.locale))
+    await answer(
+        message, replies, await lookups.history(message.chat.id, i18n.locale), passing=True
+    )
 
 
 async def on_stats(
     message: Message, i18n: I18nContext, lookups: LookupService, replies: Replies
 ) -> None:
     user = subject(message)
-    await answer(message, replies, await lookups.stats(user.id, user.first_name or "", i18n.locale))
+    await answer(
+        message,
+        replies,
+        await lookups.stats(user.id, user.first_name or "", i18n.locale),
+        passing=True,
+    )
 
 
 async def on_back(message: Message, i18n: I18nContext, play: PlayService, replies: Replies) -> None:
     assert message.from_user is not None
     count = await play.come_back(message.from_user.id)
-    await answer(message, replies, i18n.get("back-done" if count else "err-not-away"))
+    await answer(message, replies, i18n.get("back-done" if count else "err-not-away"), passing=True)
 
 
 async def on_rules(
     message: Message, i18n: I18nContext, lookups: LookupService, replies: Replies
 ) -> None:
-    await answer(message, replies, await lookups.rules_in_chat(message.chat.id, i18n.locale))
+    await answer(
+        message, replies, await lookups.rules_in_chat(message.chat.id, i18n.locale), passing=True
+    )
 
 
 def build() -> Router:

@@ -26,7 +26,15 @@ Message texts can contain a player's hidden cards, so nothing here logs them.
 
 from bot.outbox.calls import Markup
 from bot.outbox.pacer import Pacer
-from bot.outbox.queue import enqueue_delete, enqueue_edit, enqueue_put, enqueue_send, forget_key
+from bot.outbox.queue import (
+    enqueue_delete,
+    enqueue_delete_message,
+    enqueue_edit,
+    enqueue_put,
+    enqueue_repost,
+    enqueue_send,
+    forget_key,
+)
 from bot.outbox.sender import ForbiddenHandler, MigratedHandler, Outbox, OutboxStats
 
 __all__ = [
@@ -37,8 +45,10 @@ __all__ = [
     "OutboxStats",
     "Pacer",
     "enqueue_delete",
+    "enqueue_delete_message",
     "enqueue_edit",
     "enqueue_put",
+    "enqueue_repost",
     "enqueue_send",
     "forget_key",
 ]

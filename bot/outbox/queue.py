@@ -90,6 +90,43 @@ async def forget_key(conn: Conn, key: str) -> None:
     await defer(conn, "DELETE FROM messages WHERE key = ?", (key,))
 
 
+async def enqueue_repost(
+    conn: Conn,
+    chat_id: int,
+    key: str,
+    text: str,
+    reply_markup: Markup = None,
+    *,
+    old_message_id: int | None = None,
+) -> None:
+    """The message under ``key`` anew at the bottom of the chat, the old one
+    deleted after it. Edits still queued for the old one are dropped; a new
+    message (a send under the key, not a put after forgetting it) also stays
+    right when an edit of the old one is on its way meanwhile: that edit's
+    answer remembers the old id, and this send's answer then the new one."""
+    await defer(
+        conn,
+        "UPDATE outbox SET status = 'superseded' WHERE key = ? AND op = 'put'"
+        " AND status = 'pending'",
+        (key,),
+    )
+    await enqueue_send(conn, chat_id, text, reply_markup, key=key)
+    if old_message_id is not None:
+        await enqueue_delete_message(conn, chat_id, old_message_id)
+
+
+async def enqueue_delete_message(conn: Conn, chat_id: int, message_id: int) -> None:
+    """Queue deleting a message known only by its id (a one-off key, like an edit)."""
+    key = f"{ONE_OFF}{chat_id}:{message_id}"
+    await defer(
+        conn,
+        "INSERT INTO messages(key, chat_id, message_id) VALUES (?, ?, ?)"
+        " ON CONFLICT(key) DO NOTHING",
+        (key, chat_id, message_id),
+    )
+    await enqueue_delete(conn, chat_id, key)
+
+
 # Keys of one-off edits: the message is forgotten once the edit went out.
 ONE_OFF = "edit:"
 
@@ -241,6 +278,13 @@ def finish_rows(
             " ON CONFLICT(key) DO UPDATE SET chat_id = excluded.chat_id,"
             " message_id = excluded.message_id",
             (row.key, row.chat_id, message_id),
+        )
+    if row.chat_id < 0 and message_id is not None and not forget:
+        # The newest message in a group: how deep the table message is buried.
+        raw.execute(
+            "INSERT INTO group_tail(chat_id, message_id) VALUES (?, ?)"
+            " ON CONFLICT(chat_id) DO UPDATE SET message_id = MAX(message_id, excluded.message_id)",
+            (row.chat_id, message_id),
         )
     return coalesced, next_plan(raw, row.chat_id, scan, time.time())
 

@@ -246,6 +246,9 @@ class PlayService:
         except EngineError as e:
             raise UserError(f"err-{e.code}") from None
         hands_before = len(g.sheet)
+        new_hand = len(after.sheet) > hands_before
+        # A new hand brings the table message back into view if it has sunk.
+        repost = await render.buried(self.reg, live) if new_hand and not after.finished else None
         saved = live.snapshot()
         try:
             async with self.ctx.db.tx() as conn:
@@ -256,7 +259,6 @@ class PlayService:
                     await repo.set_timeouts(conn, live.table_id, seat, 0)
                 if extra is not None:
                     await extra(conn)
-                new_hand = len(after.sheet) > hands_before
                 if new_hand:
                     live.looked = set()
                     line = after.sheet[-1]
@@ -270,7 +272,7 @@ class PlayService:
                     await self._finish(conn, live)
                 else:
                     await self.schedule(conn, live)
-                await render.table_message(conn, self.reg, live)
+                await render.table_message(conn, self.reg, live, repost=repost)
                 if not after.finished:
                     turn = after.to_move if (after.to_move != g.to_move or new_hand) else None
                     await render.hands(conn, self.reg, live, new_hand=new_hand, turn=turn)

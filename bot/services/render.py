@@ -6,15 +6,17 @@ each hand gets one private message per player, edited as the hand goes on.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import BackCb
 from bot.model import LiveTable, TableStatus
-from bot.outbox import enqueue_delete, enqueue_put, enqueue_send
+from bot.outbox import enqueue_delete, enqueue_put, enqueue_repost, enqueue_send
 from bot.pace import is_daily
 from bot.services.live import Registry
+from bot.storage import repo
 from bot.storage.db import Conn
 from bot.views.common import Tr, public
 from bot.views.hand import hand_message
@@ -36,7 +38,16 @@ def _hand_key(game_id: int | None, hand_no: int, seat: int) -> str:
     return f"hand:{game_id}:{hand_no}:{seat}"
 
 
-async def table_message(conn: Conn, reg: Registry, live: LiveTable, options: bool = False) -> None:
+async def table_message(
+    conn: Conn,
+    reg: Registry,
+    live: LiveTable,
+    options: bool = False,
+    *,
+    repost: Repost | None = None,
+) -> None:
+    """The group's table message as it stands; with ``repost``, posted anew
+    at the bottom of the chat and the old one deleted."""
     tr = reg.tr_group(live)
     if live.game is not None and live.status != TableStatus.OPEN:
         text, markup = game_table(tr, live, public(live), reg.ctx.clock.now())
@@ -44,7 +55,33 @@ async def table_message(conn: Conn, reg: Registry, live: LiveTable, options: boo
         text, markup = options_screen(tr, live)
     else:
         text, markup = open_table(tr, live)
-    await enqueue_put(conn, live.chat_id, table_key(live.table_id), text, markup)
+    key = table_key(live.table_id)
+    if repost is None:
+        await enqueue_put(conn, live.chat_id, key, text, markup)
+    else:
+        await enqueue_repost(conn, live.chat_id, key, text, markup, old_message_id=repost.old)
+
+
+@dataclass(frozen=True, slots=True)
+class Repost:
+    """Post the table message anew; ``old`` is the one to delete (if known)."""
+
+    old: int | None
+
+
+# The table message stays among the newest messages of the group: with this
+# many of the bot's messages already under it, a new hand posts it anew.
+BURIED_UNDER = 2
+
+
+async def buried(reg: Registry, live: LiveTable) -> Repost | None:
+    """Whether the table message has sunk out of view (read before a change's
+    transaction: it is a read, and the move's transaction is one trip)."""
+    old = await repo.message_of(reg.ctx.db, table_key(live.table_id))
+    tail = await repo.group_tail(reg.ctx.db, live.chat_id)
+    if old is None or tail is None or tail - old < BURIED_UNDER:
+        return None
+    return Repost(old)
 
 
 async def hands(

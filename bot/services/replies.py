@@ -8,22 +8,57 @@ here, a reply waits its turn like any other message of that chat.
 
 from __future__ import annotations
 
-from bot.outbox import Markup, enqueue_edit, enqueue_send
+import secrets
+from collections.abc import Callable
+
+from bot.outbox import Markup, enqueue_delete, enqueue_edit, enqueue_send
 from bot.services.live import Registry
+from bot.storage import repo
+
+# A lookup answered in a group is deleted after this long: read by then, and
+# the table message stays near the bottom of the chat.
+GROUP_LOOKUP_SECONDS = 120.0
 
 
 class Replies:
     def __init__(self, reg: Registry) -> None:
         self.ctx = reg.ctx
+        # Wakes the deadline loop, which deletes passing answers when due.
+        self.on_expiring: Callable[[], None] | None = None
 
     async def reply(
-        self, chat_id: int, to_message: int | None, text: str, markup: Markup = None
+        self,
+        chat_id: int,
+        to_message: int | None,
+        text: str,
+        markup: Markup = None,
+        *,
+        passing: bool = False,
     ) -> None:
         """A new message in ``chat_id``, answering ``to_message`` (in a group,
-        so it is clear whose command it answers)."""
+        so it is clear whose command it answers). ``passing``: an answer
+        nobody needs for long (a lookup, a refusal); in a group it is deleted
+        after :data:`GROUP_LOOKUP_SECONDS` (see :meth:`expire_due`)."""
+        key = None
         async with self.ctx.db.tx() as conn:
-            await enqueue_send(conn, chat_id, text, markup, reply_to=to_message)
+            if passing and chat_id < 0:
+                key = f"passing:{chat_id}:{secrets.token_hex(8)}"
+                deadline = self.ctx.clock.now() + GROUP_LOOKUP_SECONDS
+                await repo.add_expiring(conn, key, chat_id, deadline)
+            await enqueue_send(conn, chat_id, text, markup, key=key, reply_to=to_message)
         self.ctx.outbox.wake()
+        if key is not None and self.on_expiring is not None:
+            self.on_expiring()
+
+    async def expire_due(self, now: float) -> float | None:
+        """Delete the passing answers whose time is up; the next such moment."""
+        while due := await repo.due_expiring(self.ctx.db, now):
+            async with self.ctx.db.tx() as conn:
+                for key, chat_id in due:
+                    await enqueue_delete(conn, chat_id, key)
+                await repo.drop_expiring(conn, [key for key, _ in due])
+            self.ctx.outbox.wake()
+        return await repo.next_expiring(self.ctx.db)
 
     async def edit(self, chat_id: int, message_id: int, text: str, markup: Markup = None) -> None:
         """The message a button was pressed on now shows ``text``."""

@@ -68,9 +68,15 @@ class TableService:
         existing = await self.reg.live_in_chat(chat_id)
         if existing is not None:
             # Bring the table message to the bottom of the chat instead of a second table.
+            old = await repo.message_of(self.ctx.db, render.table_key(existing.table_id))
             async with self.reg.lock(existing.table_id), self.ctx.db.tx() as conn:
-                await forget_key(conn, render.table_key(existing.table_id))
-                await render.table_message(conn, self.reg, existing)
+                await render.table_message(
+                    conn,
+                    self.reg,
+                    existing,
+                    existing.table_id in self._options_open,
+                    repost=render.Repost(old),
+                )
             self.ctx.outbox.wake()
             raise UserError("err-table-exists")
         user = await repo.get_user(self.ctx.db, person.user_id)

@@ -11,6 +11,7 @@ import logging
 from bot.services.club import ClubService
 from bot.services.live import Registry
 from bot.services.play import PlayService
+from bot.services.replies import Replies
 from bot.storage import repo
 from bot.tasks import cancel_and_wait
 
@@ -25,10 +26,13 @@ class Timers:
     # indexed reads, once a second).
     heartbeat_every = 1.0
 
-    def __init__(self, reg: Registry, play: PlayService, club: ClubService) -> None:
+    def __init__(
+        self, reg: Registry, play: PlayService, club: ClubService, replies: Replies
+    ) -> None:
         self.reg = reg
         self.play = play
         self.club = club
+        self.replies = replies
         self.ctx = reg.ctx
         self._wake = asyncio.Event()
 
@@ -67,9 +71,9 @@ class Timers:
                     await repo.set_meta(conn, HEARTBEAT, repr(now))
                 last_beat = now
             wait = self.heartbeat_every
-            closes = await self.club.close_due(now)
-            if closes is not None:
-                wait = min(wait, closes - now)
+            for due in (await self.club.close_due(now), await self.replies.expire_due(now)):
+                if due is not None:
+                    wait = min(wait, due - now)
             nxt = await repo.next_deadline(self.ctx.db)
             if nxt is not None:
                 moment = min(nxt.due_at, nxt.remind_at or nxt.due_at)

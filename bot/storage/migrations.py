@@ -232,7 +232,21 @@ _M7: tuple[Step, ...] = (
 # 8: /quiet: no "your turn" pings for this person.
 _M8: tuple[Step, ...] = ("ALTER TABLE users ADD COLUMN quiet INTEGER NOT NULL DEFAULT 0",)
 
-MIGRATIONS: list[Sequence[Step]] = [_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8]
+# 9: keeping the table message in view. ``group_tail``: the newest message
+# the bot sent in each group (the outbox keeps it), so a table message with
+# too much under it is posted anew; ``expiring``: group replies deleted later.
+_M9: tuple[Step, ...] = (
+    "CREATE TABLE group_tail(chat_id INTEGER PRIMARY KEY, message_id INTEGER NOT NULL)",
+    """
+    CREATE TABLE expiring(
+        key TEXT PRIMARY KEY,
+        chat_id INTEGER NOT NULL,
+        delete_at REAL NOT NULL)
+    """,
+    "CREATE INDEX expiring_due ON expiring(delete_at)",
+)
+
+MIGRATIONS: list[Sequence[Step]] = [_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9]
 
 
 async def apply_migrations(db: Database, migrations: Sequence[Sequence[Step]] = MIGRATIONS) -> int:
