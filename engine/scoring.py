@@ -82,17 +82,21 @@ def score_side(
     bags_before: int,
     total_before: int,
 ) -> SideScore:
-    nils = [s for s in members if bids[s] == 0]
-    bidders = [s for s in members if bids[s] > 0]
-    nil_points = 0
-    for s in nils:
-        value = 200 if blind[s] else 100
-        nil_points += value if tricks[s] == 0 else -value
+    # One pass over the members: the search scores every simulated hand.
+    nils: list[int] = []
+    nil_points = contract = taken = 0
+    for s in members:
+        b = bids[s]
+        if b:
+            contract += b
+            taken += tricks[s]
+        else:
+            nils.append(s)
+            value = 200 if blind[s] else 100
+            nil_points += value if tricks[s] == 0 else -value
 
-    contract = sum(bids[s] for s in bidders)
-    taken = sum(tricks[s] for s in bidders)
     contract_points = overtricks = bonus = bags_new = 0
-    if bidders:
+    if contract:
         if rules.failed_nil == "help_partner" and len(members) == 2 and len(nils) == 1:
             taken += tricks[nils[0]]
         if taken >= contract:

@@ -78,6 +78,9 @@ class Valuer:
         self.side = side
         self.doubt = doubt
         self._cache: dict[tuple[tuple[int, ...], tuple[int, ...], bool], float] = {}
+        # One search values hands from one score state: the same bids, blind
+        # calls and tricks always score the same, and they repeat across deals.
+        self._hands: dict[tuple[tuple[int | None, ...], ...], tuple[float, float]] = {}
 
     def __call__(self, g: Game, tricks: list[int]) -> tuple[float, float]:
         """(chance to win the game, hand points) after the hand ``g`` ends with ``tricks``."""
@@ -97,6 +100,13 @@ class Valuer:
         return q * w1 + (1 - q) * w0, q * p1 + (1 - q) * p0
 
     def _value(self, g: Game, tricks: list[int]) -> tuple[float, float]:
+        hand = (tuple(g.bids), tuple(g.blind), tuple(tricks))
+        got = self._hands.get(hand)
+        if got is None:
+            got = self._hands[hand] = self._score(g, tricks)
+        return got
+
+    def _score(self, g: Game, tricks: list[int]) -> tuple[float, float]:
         bids = [b or 0 for b in g.bids]
         res = score_hand(g.rules, bids, g.blind, tricks, g.bags, g.totals)
         me = self.side
