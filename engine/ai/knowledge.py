@@ -11,11 +11,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.cards import SPADES, SUIT_MASKS, deck, mask_of
-from engine.game import EXCHANGE, PLAY, Game
+from engine.cards import SPADES, deck, mask_of
+from engine.game import EXCHANGE, Game
 from engine.view import View
 
-SUIT_OF_BIT = tuple(c // 13 for c in range(52))
 NON_SPADE_SUITS = 0b0111  # suit bits C, D, H
 
 
@@ -295,10 +294,6 @@ def any_world(v: View, seed: int = 0) -> Game:
     return build_game(v, hands)
 
 
-def suit_count(m: int, suit: int) -> int:
-    return (m & SUIT_MASKS[suit]).bit_count()
-
-
 __all__ = [
     "Knowledge",
     "any_world",
@@ -307,5 +302,4 @@ __all__ = [
     "knowledge",
     "sample_hands",
     "trick_facts",
-    "PLAY",
 ]

@@ -18,7 +18,7 @@ SIDE_MASK = SM[0] | SM[1] | SM[2]
 RANK_OF = tuple(c % 13 for c in range(52))
 ABOVE = tuple(SM[c // 13] & ~((2 << c) - 1) for c in range(52))  # same suit, higher
 BELOW = tuple(SM[c // 13] & ((1 << c) - 1) for c in range(52))  # same suit, lower
-A, K, Q, J, T = 12, 11, 10, 9, 8
+A, K, Q, J = 12, 11, 10, 9
 
 
 def low(m: int) -> int:

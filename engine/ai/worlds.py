@@ -133,11 +133,4 @@ def sample_worlds(
     return out
 
 
-def effective_size(worlds: list[World]) -> float:
-    """Kish's effective sample size of the weights (tests and tuning)."""
-    s = sum(x.weight for x in worlds)
-    s2 = sum(x.weight**2 for x in worlds)
-    return s * s / s2 if s2 > 0 else 0.0
-
-
-__all__ = ["World", "bid_weight", "effective_size", "play_weight", "sample_worlds"]
+__all__ = ["World", "bid_weight", "play_weight", "sample_worlds"]
