@@ -14,12 +14,15 @@ Reason keys (``REASONS``), each said only when it is true of the move:
   high) so that they can play under;
 * ``set_nil`` — an opponent bid nil: stay under so that the nil takes it;
 * ``partner_wins_trick`` — the partner is winning the trick: do not overtake;
-* ``take_trick`` — the card wins the trick and the side still needs tricks;
-* ``set_opponents`` — the contract is made: take tricks the opponents need;
-* ``avoid_bags`` — the contract is made: lose the trick, no overtrick;
-* ``cash_winner`` — lead a card nobody can beat;
-* ``lead_long_suit`` — lead from the longest side suit;
-* ``save_winners`` — a low card: the high ones are worth more later;
+* ``take_trick`` — play for the trick: the side still needs tricks;
+* ``set_opponents`` — the contract is made (or there is none): take the
+  tricks the opponents need for theirs;
+* ``avoid_bags`` — the contract is made: lose the trick that could be won
+  (or lead low), no overtrick;
+* ``cash_winner`` — lead a card nobody can beat in its suit;
+* ``lead_long_suit`` — lead from the longest side suit (four or more);
+* ``save_winners`` — a low card: the high ones are worth more later (or
+  nothing wins this trick);
 * ``bid_tricks`` — the bid the hand is expected to make;
 * ``bid_nil`` — nil: the hand can lose every trick;
 * ``bid_for_win`` — the score decided the bid: a hand's points alone would
@@ -32,6 +35,7 @@ Reason keys (``REASONS``), each said only when it is true of the move:
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -53,7 +57,7 @@ from engine.ai.search import (
     score_exchange,
     score_play,
 )
-from engine.cards import SPADES, SUIT_MASKS, parse_card
+from engine.cards import SPADES, SUIT_MASKS, mask_of, parse_card
 from engine.errors import EngineError
 from engine.game import BID, BIDDING, BLIND, EXCHANGE, PLAY, action_from_json
 from engine.replay import ReplayError, load_game, run_hand
@@ -112,7 +116,7 @@ def _need(v: View, members: tuple[int, ...]) -> int | None:
 
 
 def play_reason(v: View, card: int, single: bool = False) -> str:
-    """Why ``card`` is the move, from the position."""
+    """Why ``card`` is the move, from the position (see ``REASONS``)."""
     if single:
         return "only_move"
     n, seat = v.players, v.seat
@@ -124,52 +128,70 @@ def play_reason(v: View, card: int, single: bool = False) -> str:
     mine = next(m for m in sides(n) if seat in m)
     others = [m for m in sides(n) if seat not in m]
     opp_nils = [s for s in range(n) if s not in mine and nil_alive(s)]
-    order = [(v.trick_leader + i) % n for i in range(n)] if v.trick else []
-    to_come = order[len(v.trick) + 1 :] if v.trick else [(seat + i) % n for i in range(1, n)]
+    need = _need(v, mine)
+    made = need is not None and need <= 0
+    can_set = any((_need(v, m) or 0) > 0 for m in others)
+    k = knowledge(v)
+    outstanding = k.unknown | sum(k.fixed)
+    above = outstanding & SUIT_MASKS[card // 13] & ~((2 << card) - 1)  # higher, unseen
+
+    if nil_alive(seat):
+        return "keep_nil"
+    if not v.trick:
+        return _lead_reason(v, card, above, partner, nil_alive, opp_nils, made, need, can_set)
+    order = [(v.trick_leader + i) % n for i in range(n)]
+    to_come = order[len(v.trick) + 1 :]
     win_seat, win_card = -1, -1
     for s, c in v.trick:
         if win_card < 0 or _beats(c, win_card):
             win_seat, win_card = s, c
-    wins_now = win_card < 0 or _beats(card, win_card)
-    need = _need(v, mine)
-    made = need is not None and need <= 0
-    can_set = any((_need(v, m) or 0) > 0 for m in others)
-
-    if nil_alive(seat):
-        return "keep_nil"
+    wins_now = _beats(card, win_card)
     covering = partner in to_come or win_seat == partner
     if partner >= 0 and nil_alive(partner) and wins_now and covering:
         return "cover_nil"
     if opp_nils and not wins_now and any(s in to_come or s == win_seat for s in opp_nils):
         return "set_nil"
-    if not v.trick:
-        k = knowledge(v)
-        suit = SUIT_MASKS[card // 13]
-        outstanding = k.unknown | sum(k.fixed)
-        sure = not outstanding & suit & ~((2 << card) - 1)
-        if sure:
-            return "set_opponents" if made and can_set else "cash_winner"
-        if opp_nils and card % 13 < 6:
-            return "set_nil"
-        if made and v.rules.bag_penalty:
-            return "avoid_bags"
-        hand = k.hand
-        if card // 13 != SPADES:
-            lengths = [(hand & SUIT_MASKS[s]).bit_count() for s in range(3)]
-            if lengths[card // 13] == max(lengths) and lengths[card // 13] >= 4:
-                return "lead_long_suit"
-        return "save_winners"
     if wins_now:
-        if need is not None and need > 0:
-            return "take_trick"
-        if can_set:
+        if (need is None or need <= 0) and can_set:
             return "set_opponents"
         return "take_trick"
+    could_win = any(_beats(c, win_card) for c in v.legal)
     if win_seat == partner:
         return "partner_wins_trick"
-    if made and (v.rules.bag_penalty or v.rules.quicksand):
+    if could_win and made and (v.rules.bag_penalty or v.rules.quicksand):
         return "avoid_bags"
     return "save_winners"
+
+
+def _lead_reason(
+    v: View,
+    card: int,
+    above: int,
+    partner: int,
+    nil_alive: Callable[[int], bool],
+    opp_nils: list[int],
+    made: bool,
+    need: int | None,
+    can_set: bool,
+) -> str:
+    high = not above or card % 13 >= 10  # a sure winner, or a queen or better
+    if partner >= 0 and nil_alive(partner) and high:
+        return "cover_nil"
+    if not above:
+        return "set_opponents" if made and can_set else "cash_winner"
+    low = above.bit_count() >= 2
+    if opp_nils and low:
+        return "set_nil"
+    if made and low and (v.rules.bag_penalty or v.rules.quicksand):
+        return "avoid_bags"
+    if card // 13 != SPADES:
+        hand = mask_of(list(v.hand))
+        lengths = [(hand & SUIT_MASKS[s]).bit_count() for s in range(3)]
+        if lengths[card // 13] == max(lengths) and lengths[card // 13] >= 4:
+            return "lead_long_suit"
+    if low:
+        return "save_winners"
+    return "set_opponents" if made and can_set else "take_trick"
 
 
 def bid_reason(action: int, scored: tuple[Scored, ...]) -> str:

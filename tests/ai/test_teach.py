@@ -144,3 +144,58 @@ def test_review_refuses_an_unfinished_hand() -> None:
         g.apply_action(rule_choose(g))
     with pytest.raises(ValueError):
         review(record_of(g), 0)
+
+
+def _winner(trick: tuple[tuple[int, int], ...]) -> tuple[int, int]:
+    seat, win = trick[0]
+    for s, c in trick[1:]:
+        if (c // 13 == win // 13 and c > win) or (c // 13 == 3 and win // 13 != 3):
+            seat, win = s, c
+    return seat, win
+
+
+@pytest.mark.parametrize("rules", [RULE_SETS[0], RULE_SETS[1], RULE_SETS[3], RULE_SETS[8]])
+def test_every_reason_is_true_of_its_position(rules: Rules) -> None:
+    seen = set()
+    for seed in range(3):
+        for g in random_states(rules, 40 + seed, 14):
+            v = view(g, g.to_move)
+            action, reason = hint(v, seed=1, budget_ms=8)
+            seen.add(reason)
+            seat, n = v.seat, v.players
+            partner = (seat + 2) % 4 if n == 4 else -1
+            mine = (seat % 2, seat % 2 + 2) if n == 4 else (seat,)
+
+            def alive(s: int, v: object = v) -> bool:
+                return v.bids[s] == 0 and v.tricks_won[s] == 0  # type: ignore[attr-defined]
+
+            if v.phase == "bid":
+                assert reason in ("bid_tricks", "bid_nil", "bid_for_win", "blind_nil")
+                assert (reason == "bid_nil") <= (action == BID)
+                continue
+            if v.phase == "exchange":
+                assert reason == "help_blind_nil"
+                continue
+            assert reason not in ("bid_tricks", "bid_nil", "bid_for_win", "blind_nil")
+            if reason == "keep_nil":
+                assert alive(seat)
+            if reason == "cover_nil":
+                assert partner >= 0 and alive(partner)
+            if reason == "set_nil":
+                assert any(alive(s) for s in range(n) if s not in mine)
+            if reason == "partner_wins_trick":
+                win_seat, win = _winner(v.trick)
+                assert win_seat == partner
+                assert _winner(((win_seat, win), (seat, action)))[0] == partner
+            if reason in ("take_trick", "set_opponents") and v.trick:
+                assert _winner((*v.trick, (seat, action)))[0] == seat
+            if reason == "avoid_bags":
+                contract = sum(v.bids[s] or 0 for s in mine)
+                taken = sum(v.tricks_won[s] for s in mine if v.bids[s])
+                nils = [s for s in mine if v.bids[s] == 0]
+                if rules.failed_nil == "help_partner" and len(mine) == 2 and len(nils) == 1:
+                    taken += v.tricks_won[nils[0]]
+                assert contract and taken >= contract
+            if reason == "cash_winner":
+                assert not v.trick
+    assert len(seen) >= 5
