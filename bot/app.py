@@ -41,6 +41,7 @@ from bot.i18n import SUPPORTED, Texts, UserLocaleManager, make_core
 from bot.middlewares import InFlight, OwnButtons, Throttle
 from bot.outbox import Outbox
 from bot.polling import Poller
+from bot.services.afterword import AfterwordService
 from bot.services.club import ClubService
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
@@ -145,9 +146,12 @@ class App:
         self.play = PlayService(self.registry, self._chooser)
         self.tables = TableService(self.registry, self.play)
         self.lookups = LookupService(self.registry)
-        self.club = ClubService(self.registry, self.play)
+        self.afterword = AfterwordService(self.registry, self.play)
+        self.club = ClubService(self.registry, self.play, self.afterword)
+        # After the club's own hook: the partners' news, then the afterword.
+        self.play.finish_hooks.append(self.afterword.open)
         self.replies = Replies(self.registry)
-        self.timers = Timers(self.registry, self.play, self.club, self.replies)
+        self.timers = Timers(self.registry, self.play, self.afterword, self.replies)
         self.replies.on_expiring = self.timers.wake
 
         def changed() -> None:
@@ -180,6 +184,7 @@ class App:
         dp["play"] = self.play
         dp["lookups"] = self.lookups
         dp["club"] = self.club
+        dp["afterword"] = self.afterword
         dp["registry"] = self.registry
         dp["replies"] = replies
         self.dp = dp

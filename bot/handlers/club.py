@@ -10,6 +10,7 @@ from aiogram_i18n import I18nContext
 from bot.callbacks import ForgetCb, GestureCb
 from bot.handlers.common import answer, in_own_chat, subject
 from bot.i18n import popup
+from bot.services.afterword import AfterwordService
 from bot.services.club import ClubService
 from bot.services.replies import Replies
 
@@ -80,10 +81,10 @@ async def on_forget_press(
 
 
 async def on_gesture(
-    cb: CallbackQuery, callback_data: GestureCb, i18n: I18nContext, club: ClubService
+    cb: CallbackQuery, callback_data: GestureCb, i18n: I18nContext, afterword: AfterwordService
 ) -> None:
-    key = await club.gesture(callback_data.g, cb.from_user.id, callback_data.s, callback_data.k)
-    await cb.answer(popup(i18n.get(key)))
+    key = await afterword.pick(callback_data.g, cb.from_user.id, callback_data.s, callback_data.k)
+    await cb.answer(popup(i18n.get(key)) if key else None)
 
 
 def build() -> Router:
@@ -94,5 +95,5 @@ def build() -> Router:
     router.message.register(on_authority, Command("authority"))
     router.message.register(on_forget, Command("forget_me"))
     router.callback_query.register(on_forget_press, ForgetCb.filter(), in_own_chat)
-    router.callback_query.register(on_gesture, GestureCb.filter())
+    router.callback_query.register(on_gesture, GestureCb.filter(), in_own_chat)
     return router

@@ -11,37 +11,33 @@ from functools import partial
 
 from bot.i18n import esc
 from bot.model import LiveTable
-from bot.outbox import enqueue_put, enqueue_send
+from bot.outbox import enqueue_send
 from bot.services import render
-from bot.services.errors import UserError
+from bot.services.afterword import AfterwordService
 from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.storage import repo
 from bot.storage.db import Conn
-from bot.views.club import BUTTON_NAME, KINDS, afterword_message
+from bot.views.club import BUTTON_NAME
 from engine.scoring import sides
 from engine.view import public_view
 
 log = logging.getLogger(__name__)
 
-AFTERWORD_SECONDS = 90
 PERMANENT_AFTER = 3
 
 
-def afterword_key(game_id: int) -> str:
-    return f"afterword:{game_id}"
-
-
 class ClubService:
-    def __init__(self, reg: Registry, play: PlayService) -> None:
+    def __init__(self, reg: Registry, play: PlayService, afterword: AfterwordService) -> None:
         self.reg = reg
         self.ctx = reg.ctx
         self.play = play
+        self.afterword = afterword
         play.finish_hooks.append(self.game_finished)
 
     # ------------------------------------------------------ game end
     async def game_finished(self, conn: Conn, live: LiveTable) -> None:
-        """Inside the transaction that ends the game: partners' record and the afterword."""
+        """Inside the transaction that ends the game: the partners' record."""
         assert live.game is not None and live.game_id is not None
         v = public_view(live.game)
         now = self.ctx.clock.now()
@@ -53,13 +49,6 @@ class ClubService:
                 continue
             if await repo.add_partner_game(conn, a, b, v.winner == side, now):
                 await self._announce_partners(conn, live, a, b)
-        humans = [uid for _, uid in live.humans()] + [live.seats[s] for s in live.away]
-        if len([u for u in humans if u is not None]) >= 2:
-            await repo.open_afterword(
-                conn, live.game_id, live.table_id, live.chat_id, now + AFTERWORD_SECONDS
-            )
-            text, markup = afterword_message(self.reg.tr_group(live), live, [], open_=True)
-            await enqueue_send(conn, live.chat_id, text, markup, key=afterword_key(live.game_id))
 
     async def _announce_partners(self, conn: Conn, live: LiveTable, a: int, b: int) -> None:
         tr = self.reg.tr_group(live)
@@ -68,73 +57,6 @@ class ClubService:
         for me, other in ((a, b), (b, a)):
             ut = self.reg.tr_user(me, live.lang)
             await enqueue_send(conn, me, ut("partners-new-private", name=names[other]))
-
-    # ----------------------------------------------------- afterword
-    async def gesture(self, game_id: int, from_user: int, to_seat: int, index: int) -> str:
-        """One kind word or gesture; returns the toast key for the sender."""
-        if not 0 <= index < len(KINDS):
-            raise UserError("err-stale")
-        kind = KINDS[index]
-        aw = await repo.get_afterword(self.ctx.db, game_id)
-        if aw is None:
-            raise UserError("err-stale")
-        table_id = aw["table_id"]
-        async with self.reg.lock(table_id):
-            aw = await repo.get_afterword(self.ctx.db, game_id)
-            if aw["closed"] or self.ctx.clock.now() >= aw["closes_at"]:
-                raise UserError("err-afterword-closed")
-            live = await self.reg.get(table_id)
-            if live is None or live.game_id != game_id:
-                raise UserError("err-stale")
-            if from_user not in live.seats:
-                raise UserError("err-afterword-not-player")
-            if not 0 <= to_seat < len(live.seats) or live.seats[to_seat] is None:
-                raise UserError("err-afterword-computer")
-            to_user = live.seats[to_seat]
-            assert to_user is not None
-            if to_user == from_user:
-                raise UserError("err-afterword-self")
-            async with self.ctx.db.tx() as conn:
-                if not await repo.add_gesture(
-                    conn, game_id, from_user, to_user, kind, self.ctx.clock.now()
-                ):
-                    raise UserError("err-afterword-twice")
-        await self._show_afterword(game_id, table_id)
-        self.play.on_change()
-        return "afterword-sent"
-
-    async def _show_afterword(self, game_id: int, table_id: int) -> None:
-        """The open afterword as it stands now (what was said, who can be thanked)."""
-        async with self.reg.lock(table_id):
-            aw = await repo.get_afterword(self.ctx.db, game_id)
-            live = await self.reg.get(table_id)
-            if aw is None or aw["closed"] or live is None or live.game_id != game_id:
-                return
-            sent = await repo.gestures_of_game(self.ctx.db, game_id)
-            async with self.ctx.db.tx() as conn:
-                text, markup = afterword_message(self.reg.tr_group(live), live, sent, open_=True)
-                await enqueue_put(conn, live.chat_id, afterword_key(game_id), text, markup)
-
-    async def close_due(self, now: float) -> float | None:
-        """Close afterwords whose 90 seconds are over; the next closing moment."""
-        while True:
-            aw = await repo.next_afterword_close(self.ctx.db)
-            if aw is None:
-                return None
-            if aw["closes_at"] > now:
-                return float(aw["closes_at"])
-            await self._close(aw["game_id"], aw["table_id"])
-
-    async def _close(self, game_id: int, table_id: int) -> None:
-        async with self.reg.lock(table_id):
-            live = await self.reg.get(table_id)
-            sent = await repo.gestures_of_game(self.ctx.db, game_id)
-            async with self.ctx.db.tx() as conn:
-                await repo.close_afterword(conn, game_id)
-                if live is not None:
-                    text, _ = afterword_message(self.reg.tr_group(live), live, sent, open_=False)
-                    await enqueue_put(conn, live.chat_id, afterword_key(game_id), text, None)
-        self.play.on_change()
 
     # ------------------------------------------------------ lookups
     async def profile(self, user_id: int, name: str, locale: str) -> str:
@@ -220,8 +142,8 @@ class ClubService:
         await self.ctx.db.run_tx(repo.erase_user, user_id, forms, replacement)
         await self.reg.drop_person(user_id)
         self.ctx.texts.clear()  # formatted lines may hold the name
-        for game_id, table_id in afterwords:  # their buttons name the person
-            await self._show_afterword(game_id, table_id)
+        for game_id, table_id in afterwords:  # its buttons named the person
+            await self.afterword.refresh(game_id, table_id)
         self.play.on_change()
 
 

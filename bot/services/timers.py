@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.services.club import ClubService
+from bot.services.afterword import AfterwordService
 from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.services.replies import Replies
@@ -27,11 +27,11 @@ class Timers:
     heartbeat_every = 1.0
 
     def __init__(
-        self, reg: Registry, play: PlayService, club: ClubService, replies: Replies
+        self, reg: Registry, play: PlayService, afterword: AfterwordService, replies: Replies
     ) -> None:
         self.reg = reg
         self.play = play
-        self.club = club
+        self.afterword = afterword
         self.replies = replies
         self.ctx = reg.ctx
         self._wake = asyncio.Event()
@@ -71,7 +71,7 @@ class Timers:
                     await repo.set_meta(conn, HEARTBEAT, repr(now))
                 last_beat = now
             wait = self.heartbeat_every
-            for due in (await self.club.close_due(now), await self.replies.expire_due(now)):
+            for due in (await self.afterword.close_due(now), await self.replies.expire_due(now)):
                 if due is not None:
                     wait = min(wait, due - now)
             nxt = await repo.next_deadline(self.ctx.db)

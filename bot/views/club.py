@@ -1,4 +1,12 @@
-"""The afterword message: what was said so far, and the gesture buttons."""
+"""The afterword: the group's message (what was said) and each player's own
+picker in private (whom to thank, then how).
+
+A keyboard in a group is the same for everyone, so it cannot leave out the
+person looking at it; the choice is made in private, where it can: a row per
+other player, the gesture after the name, and only the gestures that fit
+(«отличный партнёр» to one's partner, «красивый ноль» to someone who made a
+nil in this game).
+"""
 
 from __future__ import annotations
 
@@ -10,54 +18,141 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import GestureCb
 from bot.i18n import esc
 from bot.model import LiveTable
-from bot.views.common import Tr
+from bot.views.common import Tr, public
+from engine.scoring import partner
 
 # Gesture kinds in button order, with their emoji (the words live in locales).
 GESTURES = {"thanks": "🙏", "partner": "🤝", "nil": "🎯", "played": "👏"}
 KINDS = tuple(GESTURES)
+# GestureCb's "no choice yet": s=NAMES shows the names, k=MENU a player's gestures.
+NAMES = MENU = -1
 # A name on a button is cut to this many characters.
 BUTTON_NAME = 12
 
 
+def fitting(live: LiveTable, me: int, to: int) -> tuple[str, ...]:
+    """The gestures ``me`` may send ``to`` (seats): a partner is thanked as
+    one only by their partner, a nil praised only if ``to`` made one."""
+    v = public(live)
+    made_nil = any(line["bids"][to] == 0 and line["tricks"][to] == 0 for line in v.sheet)
+    return tuple(
+        k
+        for k in KINDS
+        if (k != "partner" or partner(v.players, me) == to) and (k != "nil" or made_nil)
+    )
+
+
+def _name(tr: Tr, live: LiveTable, uid: int | None) -> str:
+    if uid is None or uid not in live.names:
+        return tr("afterword-someone")
+    return esc(live.names[uid])
+
+
+def _gesture(tr: Tr, kind: str) -> str:
+    return f"{GESTURES.get(kind, '')} {tr(f'gesture-{kind}')}"
+
+
 def afterword_message(
-    tr: Tr, live: LiveTable, sent: Sequence[Any], open_: bool
+    tr: Tr, live: LiveTable, sent: Sequence[Any], open_: bool, bot_username: str
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    legend = " · ".join(f"{emoji} {tr(f'gesture-{kind}')}" for kind, emoji in GESTURES.items())
-    lines = [tr("afterword-title"), tr("afterword-legend", legend=legend), ""]
-
-    def name(uid: int | None) -> str:
-        if uid is None or uid not in live.names:
-            return tr("afterword-someone")
-        return esc(live.names[uid])
-
+    """The group's message: the gestures so far; closed, a last line saying
+    who thanked whom."""
+    lines = [tr("afterword-title"), ""]
     for row in sent:
-        kind = row["kind"]
         lines.append(
             tr(
                 "afterword-line",
-                sender=name(row["from_user"]),
-                receiver=name(row["to_user"]),
-                gesture=f"{GESTURES.get(kind, '')} {tr(f'gesture-{kind}')}",
+                sender=_name(tr, live, row["from_user"]),
+                receiver=_name(tr, live, row["to_user"]),
+                gesture=_gesture(tr, row["kind"]),
             )
         )
     if not sent:
         lines.append(tr("afterword-empty" if open_ else "afterword-quiet"))
+    if open_:
+        link = InlineKeyboardButton(text=tr("btn-afterword"), url=f"https://t.me/{bot_username}")
+        return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=[[link]])
+    lines.append("")
+    lines.append(_summary(tr, live, sent))
+    return "\n".join(lines), None
+
+
+def _summary(tr: Tr, live: LiveTable, sent: Sequence[Any]) -> str:
+    """Who thanked whom, one pair each: «Анна → Борис 🙏🤝; Борис → Анна 👏»."""
+    pairs: dict[tuple[int | None, int | None], list[str]] = {}
+    for row in sent:
+        pairs.setdefault((row["from_user"], row["to_user"]), []).append(
+            GESTURES.get(row["kind"], "")
+        )
+    if not pairs:
+        return tr("afterword-closed-quiet")
+    said = "; ".join(
+        tr(
+            "afterword-pair",
+            sender=_name(tr, live, a),
+            receiver=_name(tr, live, b),
+            gestures="".join(g),
+        )
+        for (a, b), g in pairs.items()
+    )
+    return tr("afterword-closed", said=said)
+
+
+def afterword_picker(
+    tr: Tr,
+    live: LiveTable,
+    me: int,
+    sent: Sequence[Any],
+    choosing: int,
+    open_: bool,
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """Seat ``me``'s private picker: the other players (``choosing`` is
+    NAMES), or the gestures for the player at seat ``choosing``."""
+    uid = live.seats[me]
+    mine = {(row["to_user"], row["kind"]) for row in sent if row["from_user"] == uid}
+    lines = [tr("afterword-private-title", group=esc(live.chat_title))]
+    for to_user, kind in sorted(mine, key=lambda p: (str(p[0]), p[1])):
+        lines.append(
+            tr("afterword-mine", receiver=_name(tr, live, to_user), gesture=_gesture(tr, kind))
+        )
     if not open_:
-        lines.append("")
-        lines.append(tr("afterword-closed"))
+        lines.append(tr("afterword-private-closed"))
         return "\n".join(lines), None
-    rows = []
-    for seat, uid in enumerate(live.seats):
-        if uid is None:
-            continue
-        short = live.names.get(uid, "")[:BUTTON_NAME]
+    g = live.game_id or 0
+    rows: list[list[InlineKeyboardButton]] = []
+    if choosing == NAMES:
+        lines.append(tr("afterword-whom"))
+        for seat, other in enumerate(live.seats):
+            if other is None or seat == me:
+                continue
+            done = any(to == other for to, _ in mine)
+            label = live.names.get(other, "")[:BUTTON_NAME] + (" ✓" if done else "")
+            rows.append(
+                [
+                    InlineKeyboardButton(
+                        text=label, callback_data=GestureCb(g=g, s=seat, k=MENU).pack()
+                    )
+                ]
+            )
+    else:
+        other = live.seats[choosing]
+        lines.append(tr("afterword-what", name=_name(tr, live, other)))
+        for kind in fitting(live, me, choosing):
+            done = (other, kind) in mine
+            rows.append(
+                [
+                    InlineKeyboardButton(
+                        text=("✓ " if done else "") + _gesture(tr, kind),
+                        callback_data=GestureCb(g=g, s=choosing, k=KINDS.index(kind)).pack(),
+                    )
+                ]
+            )
         rows.append(
             [
                 InlineKeyboardButton(
-                    text=f"{emoji} {short}",
-                    callback_data=GestureCb(g=live.game_id or 0, s=seat, k=i).pack(),
+                    text=tr("btn-afterword-back"),
+                    callback_data=GestureCb(g=g, s=NAMES, k=MENU).pack(),
                 )
-                for i, emoji in enumerate(GESTURES.values())
             ]
         )
     return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 
 import pytest
-from fake_telegram import FakeTelegram
+from fake_telegram import FakeMessage, FakeTelegram
 from harness import InProcessBot, Table, play_moves, settings_for
 
 from bot.clock import FakeClock
+from bot.services.afterword import AFTERWORD_SECONDS
 
 GROUP = -1004004
 
@@ -71,7 +71,7 @@ async def test_three_games_make_permanent_partners_seated_together(env) -> None:
         await fake.start_bot(u)
     for game in range(3):
         await play_game(fake, [anna, boris])
-        clock.advance(91)  # let the afterword close before the next table
+        clock.advance(AFTERWORD_SECONDS + 1)  # let the afterword close before the next table
         await fake.wait_idle(quiet=0.05)
         made = any("постоянные партнёры" in t for t in fake.sent_texts(GROUP))
         assert made == (game == 2)
@@ -91,6 +91,24 @@ async def test_three_games_make_permanent_partners_seated_together(env) -> None:
     assert "Борис: 3 партии вместе" in fake.sent_texts(anna.id)[-1]
 
 
+def picker(fake: FakeTelegram, user) -> FakeMessage | None:
+    """The user's private afterword picker."""
+    for m in reversed(fake.chat_messages(user.id)):
+        if "Послесловие" in m.text:
+            return m
+    return None
+
+
+def nils_made(db, user_id: int) -> int:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT nils_made FROM results WHERE user_id=?", (user_id,)).fetchone()[
+            0
+        ]
+    finally:
+        con.close()
+
+
 async def test_afterword_gestures_and_authority(env) -> None:
     fake, clock, db = env
     anna, boris, vera = (
@@ -101,45 +119,71 @@ async def test_afterword_gestures_and_authority(env) -> None:
     fake.add_group(GROUP, "Клуб", members=[anna, boris, vera], admins=[anna])
     for u in (anna, boris, vera):
         await fake.start_bot(u)
+    # Anna North, Vera East, Boris South (Anna's partner), a computer West.
     await play_game(fake, [anna, boris, vera], seats={boris.id: "Юг", vera.id: "Восток"})
-    msg = await fake.wait_for(lambda: afterword(fake))
-    labels = [b.text for b in msg.buttons()]
-    assert any("Анна" in t for t in labels) and not any("🤖" in t for t in labels)
-    seat_of = {"Анна": 0, "Вера": 1, "Борис": 2}
-    game = msg.buttons()[0].value.split(":")[1]
+    group_msg = await fake.wait_for(lambda: afterword(fake))
+    assert [b.text for b in group_msg.buttons()] == ["💬 Сказать доброе слово"]
+    await fake.wait_for(lambda: all(picker(fake, u) for u in (anna, boris, vera)))
+    # Each person's own choice: a row per other person, never oneself, no computer.
+    for me, others in (
+        (anna, {"Борис", "Вера"}),
+        (boris, {"Анна", "Вера"}),
+        (vera, {"Анна", "Борис"}),
+    ):
+        assert {b.text for b in picker(fake, me).buttons()} == others
+    game = picker(fake, anna).buttons()[0].value.split(":")[1]
 
-    def data(to: str, kind: int) -> str:
-        return f"g:{game}:{seat_of[to]}:{kind}"
+    async def choose(user, name: str) -> FakeMessage:
+        m = picker(fake, user)
+        await (await fake.press_button(user, m, text_contains=name)).answer()
+        await fake.wait_for(lambda: "Что сказать" in picker(fake, user).text)
+        return picker(fake, user)
 
-    # Several people at once.
-    presses = [
-        await fake.press_raw(anna, GROUP, msg.message_id, data("Борис", 0)),
-        await fake.press_raw(boris, GROUP, msg.message_id, data("Анна", 1)),
-        await fake.press_raw(vera, GROUP, msg.message_id, data("Анна", 0)),
-        await fake.press_raw(vera, GROUP, msg.message_id, data("Борис", 3)),
-    ]
-    answers = await asyncio.gather(*(p.answer() for p in presses))
-    assert all("Отправлено" in a["text"] for a in answers)
-    # A duplicate, one to oneself, one to the computer seat, one from a stranger.
-    dup = await (await fake.press_raw(anna, GROUP, msg.message_id, data("Борис", 0))).answer()
+    async def say(user, name: str, gesture: str) -> str:
+        m = await choose(user, name)
+        answer = await (await fake.press_button(user, m, text_contains=gesture)).answer()
+        await fake.wait_for(lambda: "Кому сказать" in picker(fake, user).text)
+        return answer["text"] or ""
+
+    # The gestures fit: a partner as a partner only, a nil only to who made one.
+    for me, name, uid, mate in ((anna, "Борис", boris.id, True), (vera, "Анна", anna.id, False)):
+        labels = " ".join(b.text for b in (await choose(me, name)).buttons())
+        assert ("отличный партнёр" in labels) == mate
+        assert ("красивый ноль" in labels) == (nils_made(db, uid) > 0)
+        await (await fake.press_button(me, picker(fake, me), text_contains="К списку")).answer()
+        await fake.wait_for(lambda me=me: "Кому сказать" in picker(fake, me).text)
+
+    assert "Отправлено" in await say(anna, "Борис", "спасибо за игру")
+    assert "Отправлено" in await say(boris, "Анна", "отличный партнёр")
+    assert "Отправлено" in await say(vera, "Анна", "спасибо за игру")
+    assert "Отправлено" in await say(vera, "Борис", "хорошо сыграно")
+    assert "Борис ✓" in [b.text for b in picker(fake, anna).buttons()]
+    m = await choose(anna, "Борис")
+    dup = await (await fake.press_button(anna, m, text_contains="спасибо за игру")).answer()
     assert "уже отправили" in dup["text"]
-    me = await (await fake.press_raw(anna, GROUP, msg.message_id, data("Анна", 2))).answer()
-    assert "Себе" in me["text"]
-    robot = await (await fake.press_raw(anna, GROUP, msg.message_id, f"g:{game}:3:0")).answer()
-    assert "устарела" in robot["text"]  # there is no such button
-    robot = await (await fake.press_raw(anna, GROUP, 10**6, f"g:{game}:3:0")).answer()
-    assert "Клубный игрок" in robot["text"]  # where it cannot be compared
+    # Forged: to oneself, to the computer seat, a partner's word to a non-partner,
+    # from someone who was not at the table (where the buttons cannot be compared).
+    for who, data, expected in (
+        (anna, f"g:{game}:0:0", "Себе"),
+        (anna, f"g:{game}:3:0", "Клубный игрок"),
+        (vera, f"g:{game}:0:1", "устарела"),
+    ):
+        answer = await (await fake.press_raw(who, who.id, 10**6, data)).answer()
+        assert expected in answer["text"], (data, answer)
     stranger = fake.add_user(819, "Гость")
-    fake.chat(GROUP).members[stranger.id] = "member"
-    guest = await (await fake.press_raw(stranger, GROUP, msg.message_id, data("Анна", 0))).answer()
+    await fake.start_bot(stranger)
+    guest = await (await fake.press_raw(stranger, stranger.id, 10**6, f"g:{game}:0:0")).answer()
     assert "сидел за столом" in guest["text"]
     await fake.wait_for(lambda: afterword(fake).text.count("→") == 4)
-    # After 90 seconds the buttons close and presses are refused.
-    clock.advance(91)
+    # When it closes: the group's last line says who thanked whom; the pickers close.
+    clock.advance(AFTERWORD_SECONDS + 1)
     await fake.wait_for(lambda: "закрыто" in afterword(fake).text and not afterword(fake).buttons())
-    late = await (await fake.press_raw(boris, GROUP, msg.message_id, data("Вера", 0))).answer()
-    assert "устарела" in late["text"]  # the message has no buttons now
-    late = await (await fake.press_raw(boris, GROUP, 10**6, data("Вера", 0))).answer()
+    closing = afterword(fake).text.splitlines()[-1]
+    assert "Анна → Борис 🙏" in closing and "Вера → Борис 👏" in closing, closing
+    for u in (anna, boris, vera):
+        await fake.wait_for(lambda u=u: not picker(fake, u).buttons())
+        assert "закрыто" in picker(fake, u).text
+    late = await (await fake.press_raw(boris, boris.id, 10**6, f"g:{game}:1:0")).answer()
     assert "закрыто" in late["text"]
     # Authority counts exactly the accepted gestures; wins count for nothing.
     await fake.send_text(anna, GROUP, "/authority")
@@ -161,11 +205,13 @@ async def test_forget_me_leaves_no_personal_data(env) -> None:
     for u in (zina, boris):
         await fake.start_bot(u)
     await play_game(fake, [zina, boris])
-    msg = await fake.wait_for(lambda: afterword(fake))
-    game = msg.buttons()[0].value.split(":")[1]
-    await (await fake.press_raw(boris, GROUP, msg.message_id, f"g:{game}:0:0")).answer()
-    await (await fake.press_raw(zina, GROUP, msg.message_id, f"g:{game}:2:0")).answer()
-    clock.advance(91)
+    await fake.wait_for(lambda: picker(fake, zina) and picker(fake, boris))
+    for user, other in ((boris, "Зинаида"), (zina, "Борис")):
+        await (await fake.press_button(user, picker(fake, user), text_contains=other)).answer()
+        await fake.wait_for(lambda user=user: "Что сказать" in picker(fake, user).text)
+        m = picker(fake, user)
+        await (await fake.press_button(user, m, text_contains="спасибо")).answer()
+    clock.advance(AFTERWORD_SECONDS + 1)
     await fake.wait_idle(quiet=0.1)
 
     await fake.send_text(zina, zina.id, "/forget_me")
