@@ -252,7 +252,7 @@ class Mistake:
     reason: str
 
 
-REVIEW_BUDGET_MS = 360  # search work for a whole review, in decision-budget milliseconds
+REVIEW_BUDGET_MS = 200  # search work for a whole review, in decision-budget milliseconds
 SCREEN_SHARE = 0.5  # of it for the first look at every decision; the rest refines three
 
 
