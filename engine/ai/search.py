@@ -5,7 +5,8 @@ exchange) is made the same way: imagine deals of the unseen cards that agree
 with the table (``worlds``), try each candidate on each deal, let the rule
 player finish the hand (``rollout``), score the hand by the rules, and value
 the score state it leaves by the chance to win the game (``winprob``). The
-candidate with the best weighted mean wins.
+candidate with the best weighted mean wins, unless it beats the rule
+player's choice by less than a standard error.
 
 Valuing by the game is what plays the score: ahead, a set costs more than a
 bag gains; behind, only risks that can still win are worth anything; at nine
@@ -14,7 +15,7 @@ a side about to reach the target is worth stopping at any price.
 
 The amount of work is a fixed number of simulated card plays derived from the
 budget, never read from the clock, so a view and a seed give one decision;
-the clock only stops a search that runs far over (a loaded machine).
+the clock only stops a search that runs far over (``clock.Deadline``).
 """
 
 from __future__ import annotations
