@@ -42,12 +42,14 @@ from bot.middlewares import InFlight, OwnButtons, Throttle
 from bot.outbox import Outbox
 from bot.polling import Poller
 from bot.services.afterword import AfterwordService
+from bot.services.charts import ChartService
 from bot.services.club import ClubService
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
 from bot.services.replies import Replies
 from bot.services.tables import TableService
+from bot.services.teach import TeachService
 from bot.services.timers import Timers
 from bot.storage.db import Database
 from bot.tasks import cancel_and_wait
@@ -93,6 +95,7 @@ PRIVATE_COMMANDS = (
     "partners",
     "back",
     "forget_me",
+    "review",
     "help",
 )
 
@@ -146,10 +149,13 @@ class App:
         self.play = PlayService(self.registry, self._chooser)
         self.tables = TableService(self.registry, self.play)
         self.lookups = LookupService(self.registry)
+        self.teach = TeachService(self.registry, self.play)
+        self.charts = ChartService(self.registry)
         self.afterword = AfterwordService(self.registry, self.play)
         self.club = ClubService(self.registry, self.play, self.afterword)
         # After the club's own hook: the partners' news, then the afterword.
         self.play.finish_hooks.append(self.afterword.open)
+        self.play.finish_hooks.append(self.charts.game_over)
         self.replies = Replies(self.registry)
         self.timers = Timers(self.registry, self.play, self.afterword, self.replies)
         self.replies.on_expiring = self.timers.wake
@@ -157,6 +163,7 @@ class App:
         def changed() -> None:
             self.outbox.wake()
             self.timers.wake()
+            self.charts.wake()
 
         self.play.on_change = changed
         dp = Dispatcher()
@@ -183,8 +190,10 @@ class App:
         dp["tables"] = self.tables
         dp["play"] = self.play
         dp["lookups"] = self.lookups
+        dp["teach"] = self.teach
         dp["club"] = self.club
         dp["afterword"] = self.afterword
+        dp["charts"] = self.charts
         dp["registry"] = self.registry
         dp["replies"] = replies
         self.dp = dp
@@ -216,6 +225,7 @@ class App:
             self._background(self._set_commands())
             await self.timers.credit_downtime()
             await self.play.resume_all()
+            self.charts.wake()  # charts owed from before a restart
             self._background(self.timers.run())
             if self.settings.webhook_url:
                 await self._serve_webhook(self.settings.webhook_url)
@@ -326,6 +336,7 @@ class App:
             log.exception("waiting for the updates being handled failed")
         try:
             await self.play.stop()
+            await self.charts.stop()
         except Exception:
             log.exception("stopping the computer players failed")
         await cancel_and_wait(self._tasks)

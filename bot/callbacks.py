@@ -30,8 +30,21 @@ class WhyCb(CallbackData, prefix="w"):
     a: int
 
 
+class HintCb(CallbackData, prefix="i"):
+    """The 💡 in a hand: the master's choice for move ``s`` of table ``t``."""
+
+    t: int
+    s: int
+
+
 class HandCb(CallbackData, prefix="h"):
     """Bring one's hand for this table to the bottom of the private chat."""
+
+    t: int
+
+
+class ChartCb(CallbackData, prefix="c"):
+    """The score chart of a table's game, sent to the presser's private chat."""
 
     t: int
 
@@ -83,3 +96,4 @@ SIT, STAND, PRESET, OPTIONS, OPTION, CLOSE_OPTIONS, START = (
 )
 CANCEL_YES, CANCEL_NO = "cy", "cn"
 PACE = "pace"
+HINTS = "hint"  # the table option «Подсказки», on and off

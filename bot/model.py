@@ -68,6 +68,10 @@ class LiveTable:
     authority: dict[int, int] = field(default_factory=dict)
     # The seat whose "your turn" ping is out (deleted when that seat moves).
     pinged: int | None = None
+    # The table option «Подсказки» (a 💡 in each hand), and the hints each
+    # seat was shown in this game (the results show them).
+    hints: bool = False
+    hint_counts: dict[int, int] = field(default_factory=dict)
 
     @property
     def players(self) -> int:

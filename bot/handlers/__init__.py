@@ -2,7 +2,7 @@
 
 from aiogram import Router
 
-from bot.handlers import buttons, club, errors, group, lookups, membership, private
+from bot.handlers import buttons, club, errors, group, lookups, membership, private, teach
 
 
 def routers() -> list[Router]:
@@ -13,5 +13,6 @@ def routers() -> list[Router]:
         group.build(),
         lookups.build(),
         club.build(),
+        teach.build(),  # before buttons: their last handler refuses unknown data
         buttons.build(),
     ]

@@ -18,6 +18,7 @@ from bot.callbacks import (
     STAND,
     START,
     BackCb,
+    ChartCb,
     HandCb,
     LookCb,
     LookupCb,
@@ -27,6 +28,7 @@ from bot.callbacks import (
 )
 from bot.handlers.common import in_own_chat, is_admin, person
 from bot.i18n import popup
+from bot.services.charts import ChartService
 from bot.services.errors import UserError
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
@@ -116,6 +118,15 @@ async def on_lookup(
     await cb.answer(popup(text), show_alert=True)
 
 
+async def on_chart(
+    cb: CallbackQuery, callback_data: ChartCb, i18n: I18nContext, charts: ChartService
+) -> None:
+    """Drawing takes a moment: the press is answered at once, the chart follows."""
+    chat_id = cb.message.chat.id if cb.message is not None else 0
+    key = await charts.for_person(callback_data.t, cb.from_user.id, chat_id, i18n.locale)
+    await cb.answer(popup(i18n.get(key)))
+
+
 async def on_unknown(cb: CallbackQuery) -> None:
     """Data we never produced, or from an older version: refuse, change nothing."""
     raise UserError("err-stale")
@@ -131,5 +142,6 @@ def build() -> Router:
     router.callback_query.register(on_table, TableCb.filter())
     router.callback_query.register(on_back, BackCb.filter(), in_own_chat)
     router.callback_query.register(on_lookup, LookupCb.filter())
+    router.callback_query.register(on_chart, ChartCb.filter())
     router.callback_query.register(on_unknown)
     return router

@@ -12,6 +12,7 @@ from bot.handlers.common import answer, subject
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
 from bot.services.replies import Replies
+from bot.views.chart import chart_keyboard
 
 
 async def on_lookup(
@@ -23,11 +24,16 @@ async def on_lookup(
 ) -> None:
     assert message.from_user is not None
     kind = command.command.lower()
-    if message.chat.type == ChatType.PRIVATE:
+    private = message.chat.type == ChatType.PRIVATE
+    if private:
         text = await lookups.in_private(kind, message.from_user.id, i18n.locale)
     else:
         text = await lookups.in_chat(kind, message.chat.id, i18n.locale)
-    await answer(message, replies, text, passing=True)
+    markup = None
+    if kind == "sheet":
+        tables = await lookups.sheet_charts(message.chat.id, message.from_user.id, private)
+        markup = chart_keyboard(i18n.get, tables) if tables else None
+    await answer(message, replies, text, markup, passing=True)
 
 
 async def on_history(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -33,11 +34,20 @@ def payload(
     parse_mode: str | None,
     disable_notification: bool,
     reply_to: int | None = None,
+    photo: bytes | None = None,
 ) -> str:
-    """The row's ``payload`` column; wrong types fail here, in the caller's transaction."""
+    """The row's ``payload`` column; wrong types fail here, in the caller's transaction.
+
+    With ``photo`` (PNG bytes, kept in the row as base64 until sent) the
+    message is that picture and ``text`` its caption.
+    """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text)}")
     data: dict[str, Any] = {"text": text, "parse_mode": parse_mode}
+    if photo is not None:
+        if not isinstance(photo, bytes) or not photo:
+            raise TypeError("photo must be the picture's bytes")
+        data["photo"] = base64.b64encode(photo).decode("ascii")
     markup = _markup_json(reply_markup)
     if markup is not None:
         data["reply_markup"] = markup
@@ -52,10 +62,12 @@ def payload(
 
 @dataclass(slots=True)
 class Call:
-    """One Bot API call: the method's name and its JSON parameters."""
+    """One Bot API call: the method's name, its JSON parameters and any file
+    to upload (field name -> (file name, bytes))."""
 
     method: str
     params: dict[str, Any]
+    files: dict[str, tuple[str, bytes]] | None = None
 
 
 def delete_call(chat_id: int, message_id: int) -> Call:
@@ -90,9 +102,17 @@ def text_call(chat_id: int, op: str, raw_payload: str, message_id: int | None) -
     text = data["text"]
     if not isinstance(text, str):
         raise TypeError("text must be a string")
-    params["text"] = text
+    files = None
+    if "photo" in data:
+        if method != "sendMessage":
+            raise ValueError("a picture is sent, never edited into a text")
+        method = "sendPhoto"
+        files = {"photo": ("chart.png", base64.b64decode(data["photo"], validate=True))}
+        params["caption"] = text
+    else:
+        params["text"] = text
     if data.get("parse_mode"):
         params["parse_mode"] = data["parse_mode"]
     if data.get("reply_markup"):
         params["reply_markup"] = data["reply_markup"]
-    return Call(method, params)
+    return Call(method, params, files)

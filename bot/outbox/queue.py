@@ -70,13 +70,15 @@ async def enqueue_send(
     disable_notification: bool = False,
     not_before: float = 0.0,
     reply_to: int | None = None,
+    photo: bytes | None = None,
 ) -> None:
     """Queue a new message; with ``key`` its id is remembered so later puts edit it.
 
     ``reply_to``: the id of the message (in this chat) it answers; should that
-    message be gone by then, it is sent as a plain message.
+    message be gone by then, it is sent as a plain message. ``photo``: PNG
+    bytes; the message is that picture with ``text`` as its caption.
     """
-    data = payload(text, reply_markup, parse_mode, disable_notification, reply_to)
+    data = payload(text, reply_markup, parse_mode, disable_notification, reply_to, photo)
     await _insert(conn, chat_id, SEND, key, data, not_before)
 
 

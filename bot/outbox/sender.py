@@ -359,7 +359,7 @@ class Outbox:
         row = plan.target
         self._stats.api_calls += 1
         try:
-            result = await self._transport.call(call.method, call.params)
+            result = await self._transport.call(call.method, call.params, call.files)
         except FloodWait as exc:
             self._stats.flood_waits += 1
             log.warning("flood control in chat %s: waiting %s s", chat_id, exc.retry_after)

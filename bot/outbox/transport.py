@@ -60,15 +60,34 @@ class Transport:
         seconds = float(session.timeout if timeout is None else timeout)
         return cls(session.create_session, url, seconds, secret=token)
 
-    async def call(self, method: str, params: dict[str, Any]) -> Any:
-        """Make the call; returns its ``result`` (raises on any failure)."""
+    async def call(
+        self,
+        method: str,
+        params: dict[str, Any],
+        files: dict[str, tuple[str, bytes]] | None = None,
+    ) -> Any:
+        """Make the call; returns its ``result`` (raises on any failure).
+
+        With ``files`` it goes as a multipart form (Telegram's way to upload),
+        each other parameter a field (objects as JSON); else as a JSON body.
+        """
         client = await self._client()
+        body: Any
+        headers: dict[str, str] | None
+        if files:
+            body = aiohttp.FormData()
+            for name, value in params.items():
+                body.add_field(
+                    name, value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+                )
+            for name, (filename, data) in files.items():
+                body.add_field(name, data, filename=filename, content_type="image/png")
+            headers = None
+        else:
+            body, headers = json.dumps(params, ensure_ascii=False), _JSON_HEADERS
         try:
             async with client.post(
-                self._url(method),
-                data=json.dumps(params, ensure_ascii=False),
-                headers=_JSON_HEADERS,
-                timeout=self._timeout,
+                self._url(method), data=body, headers=headers, timeout=self._timeout
             ) as resp:
                 status, content = resp.status, await resp.text(errors="replace")
         except TimeoutError as exc:

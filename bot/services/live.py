@@ -113,6 +113,7 @@ class Registry:
             seats=seats,
             pace=row.pace,
             paused=row.paused,
+            hints=row.hints,
         )
         live.away = await repo.get_away(self.ctx.db, table_id)
         live.timeouts = await repo.get_timeouts(self.ctx.db, table_id)
@@ -123,6 +124,8 @@ class Registry:
                 live.rules = rules_from_json(game_row.rules_json)
                 live.game_id = game_row.game_id
                 live.game = Game.replay(live.rules, game_row.seed, actions, game_row.first_dealer)
+                if live.hints:
+                    live.hint_counts = await repo.hint_counts(self.ctx.db, game_row.game_id)
                 live.looked = await repo.looked_seats(
                     self.ctx.db, game_row.game_id, live.game.hand_no
                 )

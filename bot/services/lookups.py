@@ -23,7 +23,7 @@ from bot.views.common import (
     trick_text,
 )
 from bot.views.results import sheet_block
-from bot.views.table import deadline_text, rules_lines, score_lines
+from bot.views.table import deadline_text, hints_line, rules_lines, score_lines
 from engine.cards import SUIT_SYMBOLS
 from engine.game import BIDDING, DEAL, EXCHANGE, OVER, PLAY
 from engine.rules import CLASSIC
@@ -60,6 +60,22 @@ class LookupService:
             parts.append(tr("lookup-table-head", group=esc(live.chat_title)))
             parts.append(self.render(kind, tr, live))
         return "\n\n".join(parts) if parts else tr("lookup-no-games")
+
+    async def sheet_charts(
+        self, chat_id: int, user_id: int, private: bool
+    ) -> list[tuple[int, str]]:
+        """The tables a /sheet answer offers the chart of: (table, group title)
+        for games with at least one hand played."""
+        if private:
+            rows = await repo.live_tables_of_user(self.ctx.db, user_id)
+            found = [await self.reg.get(row.table_id) for row in rows]
+        else:
+            found = [await self.reg.latest_in_chat(chat_id)]
+        return [
+            (live.table_id, live.chat_title)
+            for live in found
+            if live is not None and live.game is not None and public(live).sheet
+        ]
 
     async def button(
         self, table_id: int, kind: str, user_id: int, chat_id: int, locale: str
@@ -213,6 +229,7 @@ class LookupService:
         rules = live.rules if live is not None else CLASSIC
         lines = [tr("rules-title", rules=preset_label(tr, rules))]
         lines += rules_lines(tr, rules)
+        lines.append(hints_line(tr, live is not None and live.hints))
         lines.append("")
         lines.append(tr("rules-summary"))
         return "\n".join(lines)

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from bot.i18n import esc
 from bot.model import LiveTable, TableStatus, rules_to_json
@@ -41,6 +42,7 @@ from engine.game import EXCHANGE
 log = logging.getLogger(__name__)
 
 Chooser = Callable[..., int]
+R = TypeVar("R")
 Extra = Callable[[Conn], Awaitable[None]]
 
 
@@ -517,6 +519,24 @@ class PlayService:
             f"{d['full']} with the full search, {d['shared']} with a shared budget,"
             f" {d['rules']} by the rule player (too many searches queued)"
         )
+
+    async def think(self, fn: Callable[..., R], *args: Any) -> R:
+        """``fn(*args)`` where the computer player thinks (its worker processes,
+        else a thread), counted among its searches so a busy pool shares out
+        its time: teaching's hints and reviews. ``fn`` and ``args`` must pickle."""
+        self._searching += 1
+        try:
+            pool = self._worker_pool()
+            if pool is not None:
+                try:
+                    return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+                except BrokenProcessPool:
+                    log.error("the computer player's process pool broke; starting a new one")
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = None
+            return await asyncio.to_thread(fn, *args)
+        finally:
+            self._searching -= 1
 
     def _worker_pool(self) -> ProcessPoolExecutor | None:
         if self._workers > 0 and self._pool is None:

@@ -247,6 +247,20 @@ class TableService:
                 await render.table_message(conn, self.reg, live)
         self.ctx.outbox.wake()
 
+    async def toggle_hints(self, table_id: int, person: Person) -> None:
+        """The option «Подсказки»: a table setting, not a rule of the game."""
+        async with self.reg.lock(table_id):
+            live = await self._creator_table(table_id, person)
+            live.hints = not live.hints
+            try:
+                async with self.ctx.db.tx() as conn:
+                    await repo.update_table(conn, table_id, hints=int(live.hints))
+                    await render.table_message(conn, self.reg, live, table_id in self._options_open)
+            except BaseException:
+                live.hints = not live.hints
+                raise
+        self.ctx.outbox.wake()
+
     async def show_options(self, table_id: int, person: Person, show: bool) -> None:
         async with self.reg.lock(table_id):
             live = await self._creator_table(table_id, person)

@@ -246,7 +246,32 @@ _M9: tuple[Step, ...] = (
     "CREATE INDEX expiring_due ON expiring(delete_at)",
 )
 
-MIGRATIONS: list[Sequence[Step]] = [_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9]
+# 10: the table option «Подсказки» (a table setting, not a rule of the game),
+# and each hint shown: one row per seat and move, so a second press of the
+# same 💡 is not counted twice.
+_M10: tuple[Step, ...] = (
+    "ALTER TABLE tables ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
+    """
+    CREATE TABLE hint_uses(
+        game_id INTEGER NOT NULL REFERENCES games(game_id),
+        seat INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        PRIMARY KEY(game_id, seat, seq))
+    """,
+)
+
+# 11: score charts still to draw and send (a game's end writes one; the
+# chart service draws it in a worker and sends it, in one transaction).
+_M11: tuple[Step, ...] = (
+    """
+    CREATE TABLE chart_jobs(
+        game_id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL,
+        created_at REAL NOT NULL)
+    """,
+)
+
+MIGRATIONS: list[Sequence[Step]] = [_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9, _M10, _M11]
 
 
 async def apply_migrations(db: Database, migrations: Sequence[Sequence[Step]] = MIGRATIONS) -> int:

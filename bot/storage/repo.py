@@ -39,6 +39,7 @@ class TableRow:
     lang: str
     pace: int
     paused: bool
+    hints: bool = False  # the table option «Подсказки»
 
 
 @dataclass(slots=True)
@@ -149,6 +150,7 @@ def _table(row: sqlite3.Row) -> TableRow:
         row["lang"],
         row["pace"],
         bool(row["paused"]),
+        bool(row["hints"]),
     )
 
 
@@ -701,3 +703,77 @@ async def next_expiring(db: Database) -> float | None:
 async def drop_expiring(conn: Conn, keys: list[str]) -> None:
     for key in keys:
         await _exec(conn, "DELETE FROM expiring WHERE key=?", (key,))
+
+
+# ------------------------------------------------------------- teaching
+async def add_hint_use(conn: Conn, game_id: int, seat: int, seq: int) -> bool:
+    """Count a hint shown to ``seat`` at move ``seq``; False when that one was
+    counted already (the same 💡 pressed again)."""
+    added = await conn.execute(
+        "INSERT OR IGNORE INTO hint_uses(game_id, seat, seq) VALUES (?, ?, ?)",
+        (game_id, seat, seq),
+    )
+    return added == 1
+
+
+async def hint_counts(db: Database, game_id: int) -> dict[int, int]:
+    """Hints shown per seat in a game."""
+    rows = await db.fetchall(
+        "SELECT seat, COUNT(*) AS n FROM hint_uses WHERE game_id=? GROUP BY seat", (game_id,)
+    )
+    return {r["seat"]: r["n"] for r in rows}
+
+
+@dataclass(slots=True)
+class ReviewCandidate:
+    """A game at a table where the user sits, newest activity first."""
+
+    game: GameRow
+    seat: int
+
+
+async def review_candidates(db: Database, user_id: int, limit: int = 3) -> list[ReviewCandidate]:
+    """Games at the tables the user sits at (finished ones keep their seats),
+    the most recently moved in first."""
+    rows = await db.fetchall(
+        "SELECT g.*, s.seat AS my_seat,"
+        " (SELECT MAX(at) FROM actions a WHERE a.game_id=g.game_id) AS last_at"
+        " FROM seats s JOIN games g ON g.table_id=s.table_id"
+        " WHERE s.user_id=? ORDER BY last_at IS NULL, last_at DESC, g.game_id DESC LIMIT ?",
+        (user_id, limit),
+    )
+    return [ReviewCandidate(_game(r), int(r["my_seat"])) for r in rows]
+
+
+@dataclass(slots=True)
+class ActionRow:
+    seat: int
+    action: int
+    by_user: int | None
+    at: float
+
+
+async def game_action_rows(db: Database, game_id: int) -> list[ActionRow]:
+    """The whole action log of a game, with who made each move and when."""
+    rows = await db.fetchall(
+        "SELECT seat, action, by_user, at FROM actions WHERE game_id=? ORDER BY seq", (game_id,)
+    )
+    return [ActionRow(r["seat"], r["action"], r["by_user"], r["at"]) for r in rows]
+
+
+# ---------------------------------------------------------------- charts
+async def add_chart_job(conn: Conn, game_id: int, chat_id: int) -> None:
+    await _exec(
+        conn,
+        "INSERT OR IGNORE INTO chart_jobs(game_id, chat_id, created_at) VALUES (?, ?, ?)",
+        (game_id, chat_id, time.time()),
+    )
+
+
+async def chart_jobs(db: Database) -> list[tuple[int, int]]:
+    rows = await db.fetchall("SELECT game_id, chat_id FROM chart_jobs ORDER BY created_at")
+    return [(int(r[0]), int(r[1])) for r in rows]
+
+
+async def drop_chart_job(conn: Conn, game_id: int) -> None:
+    await _exec(conn, "DELETE FROM chart_jobs WHERE game_id=?", (game_id,))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import LookCb, MoveCb, WhyCb
+from bot.callbacks import HintCb, LookCb, MoveCb, WhyCb
 from bot.i18n import esc
 from bot.model import LiveTable
 from bot.views.common import (
@@ -97,7 +97,18 @@ def hand_message(tr: Tr, table: LiveTable, v: View) -> tuple[str, InlineKeyboard
     else:
         lines.append(tr("hand-your-play"))
         markup = _card_keyboard(table, v)
+    if table.hints and markup is not None and v.to_move == seat:
+        markup = InlineKeyboardMarkup(
+            inline_keyboard=[*markup.inline_keyboard, [_hint_button(tr, table)]]
+        )
     return "\n".join(lines), markup
+
+
+def _hint_button(tr: Tr, table: LiveTable) -> InlineKeyboardButton:
+    """The 💡 (table option «Подсказки»): the master's choice for this move."""
+    return InlineKeyboardButton(
+        text=tr("btn-hint"), callback_data=HintCb(t=table.table_id, s=table.seq).pack()
+    )
 
 
 def _look_only(tr: Tr, table: LiveTable, seat: int) -> InlineKeyboardMarkup:

@@ -15,6 +15,17 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)  # one minus sign everywhere: ASCII, as totals print
 
 
+def hints_used(tr: Tr, table: LiveTable) -> list[str]:
+    """Who was shown the master's hints in this game and how often: shown in
+    every result, so that nobody hides it. Nothing when nobody asked."""
+    used = [
+        tr("hints-used-of", name=player_name(tr, table, seat), n=n)
+        for seat, n in sorted(table.hint_counts.items())
+        if n > 0 and seat < table.players
+    ]
+    return [tr("hints-used", players=", ".join(used))] if used else []
+
+
 def hand_result(tr: Tr, table: LiveTable, line: dict[str, Any]) -> str:
     """One short group message when a hand ends: the score-sheet line."""
     n = table.players
@@ -52,6 +63,7 @@ def hand_result(tr: Tr, table: LiveTable, line: dict[str, Any]) -> str:
                 bags=side["bags"],
             )
         )
+    out += hints_used(tr, table)
     return "\n".join(out)
 
 
@@ -98,6 +110,7 @@ def game_over(tr: Tr, table: LiveTable) -> str:
     return "\n".join(
         [
             tr("over-title", winner=side_name(tr, table, v.winner), totals=totals),
+            *hints_used(tr, table),
             "",
             sheet_block(tr, table, v),
         ]
@@ -122,6 +135,7 @@ def private_result(tr: Tr, table: LiveTable, record: SeatResult) -> str:
             nils_bid=record.nils_bid,
             nils_made=record.nils_made,
         ),
+        *hints_used(tr, table),
         "",
         tr("over-private-next", group=esc(table.chat_title)),
     ]

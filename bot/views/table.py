@@ -6,7 +6,18 @@ from datetime import UTC, datetime
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import OPTION, OPTIONS, PACE, PRESET, SIT, STAND, START, LookupCb, TableCb
+from bot.callbacks import (
+    HINTS,
+    OPTION,
+    OPTIONS,
+    PACE,
+    PRESET,
+    SIT,
+    STAND,
+    START,
+    LookupCb,
+    TableCb,
+)
 from bot.model import LiveTable, TableStatus, preset_name
 from bot.pace import is_daily
 from bot.views.common import (
@@ -60,6 +71,11 @@ def rules_lines(tr: Tr, table_rules: object) -> list[str]:
     return lines
 
 
+def hints_line(tr: Tr, hints: bool) -> str:
+    """The option «Подсказки» as a line of /rules (a table setting, not a rule)."""
+    return tr("rules-line", name=tr("opt-hints"), value=option_value(tr, "hints", hints))
+
+
 def open_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]:
     n = table.players
     lines = [
@@ -72,6 +88,7 @@ def open_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]:
             name = tr("name-authority", name=name, authority=table.authority[uid])
         lines.append(tr("seat-line", seat=seat_name(tr, n, seat), name=name))
     lines.append(tr("table-pace", pace=duration(tr, table.pace), daily=int(is_daily(table.pace))))
+    lines.append(tr("table-hints", on=int(table.hints)))
     lines.append("")
     lines.append(tr("table-partners-4" if n == 4 else "table-partners-solo"))
     lines.append(tr("table-open-hint"))
@@ -141,6 +158,16 @@ def options_screen(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]
                 )
             ]
         )
+    rows.append(
+        [
+            InlineKeyboardButton(
+                text=tr(
+                    "btn-option", name=tr("opt-hints"), value=option_value(tr, "hints", table.hints)
+                ),
+                callback_data=TableCb(t=table.table_id, op=HINTS).pack(),
+            )
+        ]
+    )
     rows.append(
         [
             InlineKeyboardButton(
@@ -237,6 +264,8 @@ def game_table(
     deadline = deadline_text(tr, table, now)
     if deadline:
         lines.append(deadline)
+    if table.hints:
+        lines.append(tr("table-hints", on=1))
     for seat in sorted(table.blocked):
         lines.append(tr("table-blocked", name=player_name(tr, table, seat)))
     for seat in sorted(table.away):

@@ -59,3 +59,12 @@ over-private-record = Your game: { $hands } { $hands ->
    *[other] hands
 }, contracts made { $contracts_made } of { $contracts_bid }, nils { $nils_made } of { $nils_bid }.
 over-private-next = Play again: /newgame in “{ $group }”.
+
+## The score chart (a picture).
+chart-title = “{ $group }”: the game so far
+chart-target = target { $target }
+chart-hand = hand
+chart-points = points
+chart-caption = 📈 “{ $group }”: the score hand by hand
+btn-chart-one = 📈 Chart
+btn-chart = 📈 Chart: { $group }

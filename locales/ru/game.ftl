@@ -61,3 +61,12 @@ over-private-record = Ваша игра: { $hands } { $hands ->
    *[many] сдач
 }, заказов выполнено { $contracts_made } из { $contracts_bid }, нулей { $nils_made } из { $nils_bid }.
 over-private-next = Сыграть ещё: /newgame в группе «{ $group }».
+
+## График счёта (картинка).
+chart-title = «{ $group }»: ход игры
+chart-target = цель { $target }
+chart-hand = сдача
+chart-points = очки
+chart-caption = 📈 «{ $group }»: счёт сдача за сдачей
+btn-chart-one = 📈 График
+btn-chart = 📈 График: { $group }

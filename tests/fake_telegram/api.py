@@ -370,6 +370,44 @@ def send_message(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
     return message.to_api()
 
 
+# What Telegram takes as a photo upload: PNG or JPEG, up to 10 MB.
+_IMAGE_SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")
+MAX_PHOTO_BYTES = 10 * 1024 * 1024
+MAX_CAPTION = 1024
+
+
+@api_method("sendPhoto")
+def send_photo(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
+    """An uploaded picture (multipart, as Telegram needs for a new file) with a caption."""
+    photo = params.get("photo")
+    if not isinstance(photo, bytes) or not photo:
+        raise bad_request(errors.PHOTO_MISSING)
+    if len(photo) > MAX_PHOTO_BYTES or not photo.startswith(_IMAGE_SIGNATURES):
+        raise bad_request(errors.PHOTO_INVALID)
+    text, entities, raw, parse_mode = "", [], "", None
+    if params.get("caption"):
+        text, entities, raw, parse_mode = api.prepare_text(
+            {**params, "text": params["caption"]}, editing=False
+        )
+        if len(text) > MAX_CAPTION:
+            raise bad_request(errors.CAPTION_TOO_LONG)
+    markup = api.prepare_markup(params.get("reply_markup"), inline_only=False)
+    chat = api.world.access(params.get("chat_id"), write=True)
+    reply_to = api.reply_target(chat, params)
+    message = api.world.add_message(
+        chat,
+        api.world.bot,
+        text=text,
+        html=raw or None,
+        parse_mode=parse_mode,
+        entities=entities,
+        reply_markup=markup,
+        reply_to=reply_to,
+    )
+    message.photo = photo
+    return message.to_api()
+
+
 @api_method("editMessageText")
 def edit_message_text(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
     text, entities, raw, parse_mode = api.prepare_text(params, editing=True)

@@ -21,6 +21,9 @@ CHAT_NOT_FOUND = "Bad Request: chat not found"
 CHAT_ID_EMPTY = "Bad Request: chat_id is empty"
 TEXT_EMPTY = "Bad Request: message text is empty"
 TEXT_TOO_LONG = "Bad Request: message is too long"
+PHOTO_MISSING = "Bad Request: there is no photo in the request"
+PHOTO_INVALID = "Bad Request: IMAGE_PROCESS_FAILED"
+CAPTION_TOO_LONG = "Bad Request: message caption is too long"
 # editMessageText reports an over-long text with the raw MTProto error name.
 EDIT_TEXT_TOO_LONG = "Bad Request: MESSAGE_TOO_LONG"
 # answerCallbackQuery as well (text is limited to 200 characters).

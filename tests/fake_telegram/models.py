@@ -95,6 +95,8 @@ class FakeMessage:
     edit_date: int | None = None
     deleted: bool = False
     history: list[MessageVersion] = field(default_factory=list)
+    # A photo message: the picture's bytes (``text`` then holds its caption).
+    photo: bytes | None = None
 
     @property
     def from_bot(self) -> bool:
@@ -134,10 +136,25 @@ class FakeMessage:
             data["edit_date"] = self.edit_date
         if self.reply_to is not None and with_reply:
             data["reply_to_message"] = self.reply_to.to_api(with_reply=False)
-        if self.text:
-            data["text"] = self.text
-        if self.entities:
-            data["entities"] = self.entities
+        if self.photo is not None:
+            data["photo"] = [
+                {
+                    "file_id": f"photo-{self.chat.id}-{self.message_id}",
+                    "file_unique_id": f"p{self.message_id}",
+                    "width": 1200,
+                    "height": 750,
+                    "file_size": len(self.photo),
+                }
+            ]
+            if self.text:
+                data["caption"] = self.text
+            if self.entities:
+                data["caption_entities"] = self.entities
+        else:
+            if self.text:
+                data["text"] = self.text
+            if self.entities:
+                data["entities"] = self.entities
         if self.inline_keyboard is not None:
             data["reply_markup"] = self.inline_keyboard
         data.update(self.service)

@@ -1,0 +1,45 @@
+"""What the score chart shows, in the reader's words (the drawing is bot/chart.py)."""
+
+from __future__ import annotations
+
+import html
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import ChartCb
+from bot.chart import ChartData
+from bot.model import LiveTable
+from bot.views.common import Tr, public, side_name
+from engine.scoring import sides
+
+
+def chart_data(tr: Tr, table: LiveTable) -> ChartData:
+    """Each side's (each player's, in 3/5/6) running total hand by hand."""
+    v = public(table)
+    count = len(sides(v.players))
+    return ChartData(
+        title=html.unescape(tr("chart-title", group=table.chat_title)),
+        sides=tuple(html.unescape(side_name(tr, table, i)) for i in range(count)),
+        totals=tuple(tuple(line["sides"][i]["total"] for line in v.sheet) for i in range(count)),
+        target=v.rules.target,
+        target_label=tr("chart-target", target=str(v.rules.target)),
+        hand_label=tr("chart-hand"),
+        points_label=tr("chart-points"),
+        winner=v.winner,
+        floor=v.rules.losing_floor,
+    )
+
+
+def chart_keyboard(tr: Tr, tables: list[tuple[int, str]]) -> InlineKeyboardMarkup:
+    """A «📈» button per table (its group named when there are several)."""
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(
+                    text=tr("btn-chart", group=title) if len(tables) > 1 else tr("btn-chart-one"),
+                    callback_data=ChartCb(t=table_id).pack(),
+                )
+            ]
+            for table_id, title in tables
+        ]
+    )

@@ -1,0 +1,95 @@
+"""The score chart: a picture at the end of the game, and on request from /sheet."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import pytest
+from fake_telegram import FakeTelegram
+from harness import InProcessBot, Table, play_moves, settings_for
+
+from bot.chart import ChartData, render
+
+GROUP = -1008301
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's IHDR chunk (checks it is one)."""
+    assert data.startswith(PNG), data[:8]
+    length, kind = struct.unpack(">I4s", data[8:16])
+    assert kind == b"IHDR" and length == 13
+    return struct.unpack(">II", data[16:24])
+
+
+def test_the_chart_is_a_png_of_sensible_size() -> None:
+    data = ChartData(
+        title="«Клуб»: ход игры",
+        sides=("Анна и Борис", "🤖 Восток и 🤖 Запад"),
+        totals=((50, 120, -10, 200, 320, 510), (30, 60, 130, 120, 250, 300)),
+        target=500,
+        target_label="цель 500",
+        hand_label="сдача",
+        points_label="очки",
+        winner=0,
+        floor=-200,
+    )
+    png = render(data)
+    width, height = png_size(png)
+    assert 800 <= width <= 2000 and 500 <= height <= 1500
+    assert 10_000 < len(png) < 1_000_000
+
+
+@pytest.fixture
+async def fake():
+    async with FakeTelegram(bot_username="piki_test_bot") as f:
+        yield f
+
+
+async def test_the_group_gets_the_chart_once_at_the_end(fake: FakeTelegram, tmp_path: Path) -> None:
+    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
+    await bot.start(fake)
+    try:
+        anna, boris = fake.add_user(841, "Анна"), fake.add_user(842, "Борис")
+        fake.add_group(GROUP, "График", members=[anna, boris], admins=[anna])
+        for u in (anna, boris):
+            await fake.start_bot(u)
+        await fake.send_text(anna, GROUP, "/newgame")
+        table = Table(fake, GROUP, [anna, boris])
+        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
+        await (await fake.press_button(boris, table.table_message(), text_contains="Юг")).answer()
+        await fake.wait_for(lambda: "Борис" in table.table_message().text)
+        await (
+            await fake.press_button(anna, table.table_message(), text_contains="Правила")
+        ).answer()
+        await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
+        await (
+            await fake.press_button(anna, table.table_message(), text_contains="Начать")
+        ).answer()
+        # Mid-game: /sheet offers the chart; it comes to the private chat.
+        await play_moves(table, lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)))
+        await fake.send_text(boris, GROUP, "/sheet")
+        sheet = await fake.wait_for(
+            lambda: next((m for m in fake.chat_messages(GROUP) if "📈" in str(m.buttons())), None)
+        )
+        answer = await (await fake.press_button(boris, sheet, text_contains="График")).answer()
+        assert "личный" in (answer["text"] or "")
+        mine = await fake.wait_for(
+            lambda: [m for m in fake.chat_messages(boris.id) if m.photo is not None]
+        )
+        assert png_size(mine[-1].photo)[0] >= 800
+        assert not [m for m in fake.chat_messages(GROUP) if m.photo is not None]
+        # The end: the group gets the chart, once.
+        await play_moves(table, lambda: "Победа" in table.table_message().text)
+        photos = await fake.wait_for(
+            lambda: [m for m in fake.chat_messages(GROUP) if m.photo is not None], timeout=60
+        )
+        await fake.wait_idle(quiet=0.5)
+    finally:
+        await bot.stop()
+    photos = [m for m in fake.chat_messages(GROUP) if m.photo is not None]
+    assert len(photos) == 1 and "График" in photos[0].text
+    width, height = png_size(photos[0].photo)
+    assert 800 <= width <= 2000 and 10_000 < len(photos[0].photo) < 1_000_000
+    assert len(fake.calls_to("sendPhoto", GROUP)) == 1
