@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
+from functools import partial
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -209,10 +210,7 @@ class App:
                     BotCommand(command=n, description=self.texts(lang, f"cmd-{n}")) for n in names
                 ]
                 await until_done(
-                    "setMyCommands",
-                    lambda c=commands, sc=scope, lc=code: self.bot.set_my_commands(
-                        c, scope=sc, language_code=lc
-                    ),
+                    "setMyCommands", partial(self.bot.set_my_commands, commands, scope, code)
                 )
 
     async def run(self) -> None:

@@ -11,6 +11,7 @@ import os
 import re
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 from aiogram.utils.token import TokenValidationError, validate_token
 from pydantic import Field, SecretStr, ValidationError, field_validator
@@ -66,6 +67,17 @@ class Settings(BaseSettings):
     webhook_port: int = Field(default=8080, ge=1, le=65535)
     webhook_secret: SecretStr | None = None
     default_lang: Literal["ru", "en"] = "ru"
+    # The Mini App (the table drawn in Telegram): WEBAPP_URL is its public
+    # HTTPS base, served by the bot itself (with the webhook in webhook mode,
+    # else on WEBAPP_LISTEN:WEBAPP_PORT behind a TLS proxy); unset: no app and
+    # no button. WEBAPP_SHORT_NAME is the app's short name at @BotFather, for
+    # the group's t.me/<bot>/<name>?startapp= link (unset: no link in groups).
+    # WEBAPP_AUTH_TTL: seconds Telegram's initData is accepted after the app opened.
+    webapp_url: str | None = Field(default=None, pattern=r"^https?://[^/\s?#]+(/[^\s?#]*)?$")
+    webapp_listen: str = "0.0.0.0"
+    webapp_port: int = Field(default=8080, ge=1, le=65535)
+    webapp_short_name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_]{3,30}$")
+    webapp_auth_ttl: float = Field(default=86400.0, gt=0)
 
     @field_validator("bot_token")
     @classmethod
@@ -88,7 +100,9 @@ class Settings(BaseSettings):
         value = value.strip()
         return value.upper() if value.upper() in LOG_LEVELS else value.lower()
 
-    @field_validator("webhook_url", "webhook_secret", mode="before")
+    @field_validator(
+        "webhook_url", "webhook_secret", "webapp_url", "webapp_short_name", mode="before"
+    )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -102,6 +116,17 @@ class Settings(BaseSettings):
             raise ValueError("1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)")
         return value
 
+    @field_validator("webapp_url")
+    @classmethod
+    def _webapp_https(cls, value: str | None) -> str | None:
+        """Telegram opens Mini Apps over HTTPS only; plain http is for this machine."""
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme != "https" and parts.hostname not in ("127.0.0.1", "localhost", "::1"):
+            raise ValueError("Telegram opens Mini Apps only over https://")
+        return value.rstrip("/")
+
 
 def load_settings(env_file: str | Path | None = ".env", **overrides: object) -> Settings:
     """Build :class:`Settings`, turning validation errors into a readable :class:`ConfigError`.
@@ -110,7 +135,7 @@ def load_settings(env_file: str | Path | None = ".env", **overrides: object) -> 
     ignores any ``.env`` file.
     """
     try:
-        settings = Settings(_env_file=env_file, **overrides)  # type: ignore[call-arg]
+        settings = Settings(_env_file=env_file, **overrides)  # type: ignore[call-arg,arg-type]
     except ValidationError as exc:
         problems: list[str] = []
         for err in exc.errors():

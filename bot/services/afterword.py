@@ -7,6 +7,9 @@ picker: whom, then which gesture). Every gesture received adds to Authority.
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Sequence
+
 from bot.model import LiveTable
 from bot.outbox import enqueue_put, enqueue_send
 from bot.services.errors import UserError
@@ -66,7 +69,7 @@ class AfterwordService:
         live: LiveTable,
         seat: int,
         uid: int,
-        sent: list[object],
+        sent: Sequence[sqlite3.Row],
         choosing: int,
         open_: bool,
         *,
@@ -129,7 +132,9 @@ class AfterwordService:
             raise UserError("err-afterword-twice")
         return "afterword-sent"
 
-    async def _group(self, conn: Conn, live: LiveTable, sent: list[object], open_: bool) -> None:
+    async def _group(
+        self, conn: Conn, live: LiveTable, sent: Sequence[sqlite3.Row], open_: bool
+    ) -> None:
         assert live.game_id is not None
         text, markup = afterword_message(
             self.reg.tr_group(live), live, sent, open_, self.ctx.bot_username

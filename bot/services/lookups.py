@@ -4,6 +4,7 @@ history, stats, rules. Each works in any phase, also after the game ended."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
 
@@ -106,7 +107,8 @@ class LookupService:
         return "", tr("lookup-sent-private")
 
     def render(self, kind: str, tr: Tr, live: LiveTable) -> str:
-        return getattr(self, f"_{kind}")(tr, live)
+        renderer: Callable[[Tr, LiveTable], str] = getattr(self, f"_{kind}")
+        return renderer(tr, live)
 
     # ------------------------------------------------------------ kinds
     def _score(self, tr: Tr, live: LiveTable) -> str:

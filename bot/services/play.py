@@ -479,9 +479,8 @@ class PlayService:
             if budget != full:
                 self._warn_short_of_cores()
         if budget <= 0:  # no search here, or too many searches queued
-            if full > 0:
-                level = RULE_PLAYER
-            return await asyncio.to_thread(self.chooser, view(g, seat), level, decision_seed)
+            quick: str = RULE_PLAYER if full > 0 else level
+            return await asyncio.to_thread(self.chooser, view(g, seat), quick, decision_seed)
         args = (view(g, seat), level, decision_seed, budget)
         self._searching += 1
         try:

@@ -230,7 +230,8 @@ class TableService:
             for step in range(1, len(values)):
                 value = values[(current + step) % len(values)]
                 try:
-                    rules = dataclasses.replace(live.rules, **{name: value}).validate()
+                    # The option's value comes from the engine's own list for it.
+                    rules = dataclasses.replace(live.rules, **{name: value}).validate()  # type: ignore[arg-type]
                 except EngineError:
                     continue
                 await self._set_rules(live, rules)

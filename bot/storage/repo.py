@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -443,7 +444,7 @@ async def set_meta(conn: Conn, key: str, value: str) -> None:
 async def save_results(
     conn: Conn,
     game_id: int,
-    rows: list[tuple[int, int | None, bool, int, int, int, int, int]],
+    rows: Sequence[tuple[int, int | None, bool, int, int, int, int, int]],
 ) -> None:
     """Per seat: (seat, user, won, hands, contracts bid, made, nils bid, made)."""
     for seat, user_id, won, hands, cb, cm, nb, nm in rows:
