@@ -54,6 +54,7 @@ from bot.services.teach import TeachService
 from bot.services.timers import Timers
 from bot.storage.db import Database
 from bot.tasks import cancel_and_wait
+from bot.webapp.server import TableApp
 
 log = logging.getLogger(__name__)
 
@@ -167,6 +168,10 @@ class App:
             self.charts.wake()
 
         self.play.on_change = changed
+        # The Mini App (WEBAPP_URL): chains its own wake-up to on_change.
+        self.webapp = (
+            TableApp(s, self.registry, self.play, texts, self.clock) if s.webapp_url else None
+        )
         dp = Dispatcher()
         dp.include_routers(*routers())
         self.in_flight = InFlight()
@@ -233,9 +238,16 @@ class App:
                 await until_done(
                     "deleteWebhook", lambda: self.bot.delete_webhook(drop_pending_updates=False)
                 )
-                await self._poll()
+                async with self._webapp_alone():
+                    await self._poll()
         finally:
             await self.shutdown()
+
+    def _webapp_alone(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """Polling mode: the Mini App's own server (none without WEBAPP_URL)."""
+        if self.webapp is None:
+            return contextlib.nullcontext()
+        return self.webapp.serving(self.settings.webapp_listen, self.settings.webapp_port)
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
         """A task that lives as long as the bot; its crash is logged at once, not
@@ -287,6 +299,8 @@ class App:
         # Not handler.register(): its shutdown hook closes the bot's HTTP
         # session, and the outbox still sends through it until shutdown().
         app.router.add_post(urlsplit(url).path or "/", handler.handle)
+        if self.webapp is not None:
+            self.webapp.install(app)  # the Mini App on the same server
         workflow = {"dispatcher": self.dp, "bot": self.bot, **self.dp.workflow_data}
         await self.dp.emit_startup(**workflow)
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=10)

@@ -3,7 +3,7 @@ for exactly the actions that player may take now."""
 
 from __future__ import annotations
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.callbacks import HintCb, LookCb, MoveCb, WhyCb
 from bot.i18n import esc
@@ -17,6 +17,7 @@ from bot.views.common import (
     seat_name,
     trick_line,
 )
+from bot.webapp.links import table_url
 from engine.cards import sort_for_display
 from engine.game import BID, BIDDING, BLIND, EXCHANGE, OVER, PLAY
 from engine.scoring import partner
@@ -30,8 +31,11 @@ def blind_pending(table: LiveTable, seat: int) -> bool:
     return g is not None and seat not in table.looked and g.blind_possible(seat)
 
 
-def hand_message(tr: Tr, table: LiveTable, v: View) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The seat's private message, from its view ``v`` of the game."""
+def hand_message(
+    tr: Tr, table: LiveTable, v: View, webapp: str | None = None
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The seat's private message, from its view ``v`` of the game; with
+    ``webapp`` (WEBAPP_URL), a button opening the table drawn."""
     seat = v.seat
     n = v.players
     lines = [tr("hand-title", group=esc(table.chat_title), hand=v.hand_no + 1)]
@@ -101,7 +105,17 @@ def hand_message(tr: Tr, table: LiveTable, v: View) -> tuple[str, InlineKeyboard
         markup = InlineKeyboardMarkup(
             inline_keyboard=[*markup.inline_keyboard, [_hint_button(tr, table)]]
         )
+    if webapp is not None and v.phase != OVER:
+        rows = markup.inline_keyboard if markup is not None else []
+        markup = InlineKeyboardMarkup(inline_keyboard=[*rows, [_table_button(tr, table, webapp)]])
     return "\n".join(lines), markup
+
+
+def _table_button(tr: Tr, table: LiveTable, webapp: str) -> InlineKeyboardButton:
+    """«🃏 Стол»: the Mini App with this table (private chats take ``web_app`` buttons)."""
+    return InlineKeyboardButton(
+        text=tr("btn-webapp"), web_app=WebAppInfo(url=table_url(webapp, table.table_id))
+    )
 
 
 def _hint_button(tr: Tr, table: LiveTable) -> InlineKeyboardButton:

@@ -215,9 +215,10 @@ def lookup_keyboard(tr: Tr, table: LiveTable) -> InlineKeyboardMarkup:
 
 
 def game_table(
-    tr: Tr, table: LiveTable, v: PublicView, now: float
+    tr: Tr, table: LiveTable, v: PublicView, now: float, app_link: str | None = None
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The group's view of a running or finished game: no hidden card, ever."""
+    """The group's view of a running or finished game: no hidden card, ever.
+    ``app_link``: the Mini App's t.me link for this table, as a last row."""
     n = v.players
     lines = [
         tr("table-game-title", rules=preset_label(tr, table.rules), target=str(table.rules.target)),
@@ -270,4 +271,8 @@ def game_table(
         lines.append(tr("table-blocked", name=player_name(tr, table, seat)))
     for seat in sorted(table.away):
         lines.append(tr("table-away", name=player_name(tr, table, seat)))
-    return "\n".join(lines), lookup_keyboard(tr, table)
+    keyboard = lookup_keyboard(tr, table)
+    if app_link is not None:
+        link = InlineKeyboardButton(text=tr("btn-webapp-group"), url=app_link)
+        keyboard = InlineKeyboardMarkup(inline_keyboard=[*keyboard.inline_keyboard, [link]])
+    return "\n".join(lines), keyboard
