@@ -22,7 +22,16 @@ from bot.views.common import Tr, public
 from bot.views.hand import hand_message
 from bot.views.results import hand_result
 from bot.views.table import game_table, open_table, options_screen
+from bot.webapp.links import group_link
 from engine.view import views
+
+
+def app_link(reg: Registry, live: LiveTable) -> str | None:
+    """The Mini App's link for the group (WEBAPP_URL and WEBAPP_SHORT_NAME set)."""
+    s = reg.ctx.settings
+    if s.webapp_url is None or s.webapp_short_name is None or not reg.ctx.bot_username:
+        return None
+    return group_link(reg.ctx.bot_username, s.webapp_short_name, live.table_id)
 
 
 def table_key(table_id: int) -> str:
@@ -50,7 +59,7 @@ async def table_message(
     at the bottom of the chat and the old one deleted."""
     tr = reg.tr_group(live)
     if live.game is not None and live.status != TableStatus.OPEN:
-        text, markup = game_table(tr, live, public(live), reg.ctx.clock.now())
+        text, markup = game_table(tr, live, public(live), reg.ctx.clock.now(), app_link(reg, live))
     elif options:
         text, markup = options_screen(tr, live)
     else:
@@ -106,7 +115,7 @@ async def hands(
     seat_views = views(live.game, [seat for seat, _ in people])
     for (seat, uid), v in zip(people, seat_views, strict=True):
         tr = reg.tr_user(uid, live.lang)
-        text, markup = hand_message(tr, live, v)
+        text, markup = hand_message(tr, live, v, reg.ctx.settings.webapp_url)
         key = _hand_key(live.game_id, v.hand_no, seat)
         if new_hand:
             await enqueue_send(conn, uid, text, markup, key=key)

@@ -1,0 +1,383 @@
+"""The Mini App's HTTP side: the page, its assets, its words, and the table API.
+
+Served by the bot's own aiohttp server: added to the webhook's application in
+webhook mode, on ``WEBAPP_LISTEN:WEBAPP_PORT`` in polling mode. Under the
+path of ``WEBAPP_URL`` (``/app`` below):
+
+* ``/app/`` the page; ``/app/static/<file>`` its script, style and card
+  back; ``/app/texts?code=<language>`` its words. Public, like any page.
+* ``/app/api/state?t=<table>``, ``/app/api/events?t=<table>`` (Server-Sent
+  Events: the state again after every change), ``POST /app/api/move`` and
+  ``POST /app/api/look``: each needs ``Authorization: tma <initData>``, and
+  answers only a person seated at that table, with what their seat may see.
+
+A move goes through ``PlayService.human_move`` like a button press: the same
+checks (seat, move number, turn), the same transaction, the same refusals,
+whose texts the page shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextvars import ContextVar
+from functools import partial
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import web
+
+from bot.clock import Clock
+from bot.config import Settings
+from bot.i18n import SUPPORTED, Texts, pick_locale
+from bot.model import LiveTable
+from bot.services.errors import UserError
+from bot.services.live import Registry
+from bot.services.play import PlayService
+from bot.webapp.auth import AuthError, Person, authenticate
+from bot.webapp.hub import Hub, mark
+from bot.webapp.state import plain, seat_state
+from bot.webapp.texts import page_texts
+
+log = logging.getLogger(__name__)
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
+# Telegram's own script is the one thing the page loads from elsewhere.
+TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self';"
+        " img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+NO_STORE = {"Cache-Control": "no-store"}
+# A stream that saw no change for this long gets a comment line: proxies keep
+# it open, and a client that went away is noticed.
+KEEPALIVE = 15.0
+# What a move's body may hold; anything longer is not a move.
+MAX_BODY = 1024
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+# The language of the person asking, once known: refusals are told in it.
+_lang: ContextVar[str | None] = ContextVar("webapp_lang", default=None)
+
+
+class Refusal(Exception):
+    """An API answer other than success: HTTP status, locale key, its values."""
+
+    def __init__(self, status: int, key: str, **args: Any) -> None:
+        super().__init__(key)
+        self.status = status
+        self.key = key
+        self.args_ = args
+
+
+class TableApp:
+    def __init__(
+        self,
+        settings: Settings,
+        reg: Registry,
+        play: PlayService,
+        texts: Texts,
+        clock: Clock,
+    ) -> None:
+        assert settings.webapp_url is not None
+        self.settings = settings
+        self.reg = reg
+        self.play = play
+        self.texts = texts
+        self.clock = clock
+        self.base = urlsplit(settings.webapp_url).path.rstrip("/")
+        self.hub = Hub(reg)
+        self._token = settings.bot_token.get_secret_value()
+        self._words = {
+            lang: json.dumps(words, ensure_ascii=False).encode()
+            for lang, words in page_texts(texts).items()
+        }
+        self._static = _load_static()
+        version = hashlib.sha256(b"".join(body for body, _ in self._static.values())).hexdigest()
+        page = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+        self._page = page.replace("__VERSION__", version[:12]).encode()
+        self._moves: dict[int, deque[float]] = {}
+        # Chained, not replaced: the outbox and the deadline loop stay woken too.
+        before = play.on_change
+
+        def changed() -> None:
+            before()
+            self.hub.changed()
+
+        play.on_change = changed
+
+    # ------------------------------------------------------------ serving
+    def install(self, app: web.Application) -> None:
+        """Add the routes to an application (the webhook's, or our own)."""
+        b = self.base
+        if b:
+            app.router.add_get(b, self._to_page)
+        app.router.add_get(b + "/", self._guarded(self._index))
+        app.router.add_get(b + "/static/{name}", self._guarded(self._asset))
+        app.router.add_get(b + "/texts", self._guarded(self._texts))
+        app.router.add_get(b + "/api/state", self._guarded(self._state))
+        app.router.add_get(b + "/api/events", self._guarded(self._events))
+        app.router.add_post(b + "/api/move", self._guarded(self._move))
+        app.router.add_post(b + "/api/look", self._guarded(self._look))
+        app.on_shutdown.append(self._on_shutdown)
+
+    @contextlib.asynccontextmanager
+    async def serving(self, host: str, port: int) -> AsyncIterator[None]:
+        """Polling mode: a server of its own for as long as the block runs."""
+        app = web.Application(client_max_size=MAX_BODY * 16)
+        self.install(app)
+        runner = web.AppRunner(app, access_log=None, shutdown_timeout=5)
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, host, port).start()
+            log.info("Mini App: listening on %s:%s", host, port)
+            yield
+        finally:
+            await runner.cleanup()
+
+    async def _on_shutdown(self, _: web.Application) -> None:
+        self.hub.close()
+
+    def _guarded(self, handler: Handler) -> Handler:
+        """Refusals become JSON with the text in the person's language."""
+
+        async def run(request: web.Request) -> web.StreamResponse:
+            token = _lang.set(None)
+            try:
+                response = await handler(request)
+            except Refusal as r:
+                lang = _lang.get() or self.settings.default_lang
+                text = plain(self.texts(lang, r.key, **r.args_))
+                response = web.json_response(
+                    {"error": r.key, "text": text}, status=r.status, headers=NO_STORE
+                )
+            finally:
+                _lang.reset(token)
+            if not response.prepared:
+                response.headers.update(SECURITY_HEADERS)
+            return response
+
+        return run
+
+    # ------------------------------------------------------------- assets
+    async def _to_page(self, request: web.Request) -> web.StreamResponse:
+        query = f"?{request.query_string}" if request.query_string else ""
+        raise web.HTTPFound(self.base + "/" + query)
+
+    async def _index(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(
+            body=self._page, content_type="text/html", charset="utf-8", headers={**NO_STORE}
+        )
+
+    async def _asset(self, request: web.Request) -> web.StreamResponse:
+        found = self._static.get(request.match_info["name"])
+        if found is None:
+            raise web.HTTPNotFound()
+        body, kind = found
+        return web.Response(
+            body=body, headers={"Content-Type": kind, "Cache-Control": "public, max-age=86400"}
+        )
+
+    async def _texts(self, request: web.Request) -> web.StreamResponse:
+        lang = pick_locale(request.query.get("code"), self.settings.default_lang)
+        return web.Response(
+            body=self._words[lang if lang in SUPPORTED else self.settings.default_lang],
+            content_type="application/json",
+            headers={"Cache-Control": "public, max-age=3600"},
+        )
+
+    # ---------------------------------------------------------------- API
+    def _person(self, request: web.Request) -> Person:
+        try:
+            person = authenticate(
+                request.headers.get("Authorization"),
+                self._token,
+                self.clock.now(),
+                self.settings.webapp_auth_ttl,
+                self.settings.default_lang,
+            )
+        except AuthError as e:
+            raise Refusal(401, e.key) from None
+        _lang.set(person.lang)
+        return person
+
+    async def _seated(self, person: Person, raw_table: object) -> tuple[LiveTable, int]:
+        """The table asked for and the person's seat at it; anyone else is
+        refused alike, whether the table exists or not."""
+        table_id = _table_id(raw_table, person.start_param)
+        live = await self.reg.get(table_id) if table_id is not None else None
+        seat = live.seat_of(person.user_id) if live is not None else None
+        if live is None or seat is None:
+            raise Refusal(403, "err-not-at-table")
+        if live.game is None or live.game_id is None:
+            raise Refusal(409, "err-stale")
+        return live, seat
+
+    def _snapshot(self, person: Person, live: LiveTable, seat: int) -> dict[str, Any]:
+        return seat_state(partial(self.texts, person.lang), live, seat, self.clock.now())
+
+    async def _state(self, request: web.Request) -> web.StreamResponse:
+        person = self._person(request)
+        live, seat = await self._seated(person, request.query.get("t"))
+        return _json(self._snapshot(person, live, seat))
+
+    async def _move(self, request: web.Request) -> web.StreamResponse:
+        person = self._person(request)
+        body = await _body(request)
+        live, seat = await self._seated(person, body.get("t"))
+        game, seq, action = (_int(body.get(k)) for k in ("game", "seq", "action"))
+        if game is None or seq is None or action is None:
+            raise Refusal(400, "webapp-err-request")
+        self._throttle(person.user_id)
+        if game != live.game_id:
+            raise Refusal(409, "err-stale")
+        try:
+            await self.play.human_move(live.table_id, person.user_id, seq, action)
+        except UserError as e:
+            raise Refusal(409, e.key, **e.args_) from None
+        return await self._after(person, live.table_id)
+
+    async def _look(self, request: web.Request) -> web.StreamResponse:
+        person = self._person(request)
+        body = await _body(request)
+        live, _ = await self._seated(person, body.get("t"))
+        self._throttle(person.user_id)
+        try:
+            await self.play.look(live.table_id, person.user_id)
+        except UserError as e:
+            raise Refusal(409, e.key, **e.args_) from None
+        return await self._after(person, live.table_id)
+
+    async def _after(self, person: Person, table_id: int) -> web.StreamResponse:
+        """The state once the move is committed (the table may have finished)."""
+        live, seat = await self._seated(person, table_id)
+        return _json(self._snapshot(person, live, seat))
+
+    def _throttle(self, user_id: int) -> None:
+        """PRESS_LIMIT per PRESS_WINDOW, as for buttons: taps beyond it are refused."""
+        limit, window = self.settings.press_limit, self.settings.press_window
+        if limit <= 0:
+            return
+        now = time.monotonic()
+        taps = self._moves.setdefault(user_id, deque())
+        while taps and now - taps[0] > window:
+            taps.popleft()
+        if len(taps) >= limit:
+            raise Refusal(429, "err-too-fast")
+        taps.append(now)
+        if len(self._moves) > 10_000:  # forget the quiet ones
+            self._moves = {u: t for u, t in self._moves.items() if t and now - t[-1] <= window}
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        """The seat's state now, then again after every change, until the
+        person goes or the bot stops. A reconnecting page gets the state at
+        once: it catches up whatever it missed."""
+        person = self._person(request)
+        live, _ = await self._seated(person, request.query.get("t"))
+        response = web.StreamResponse(
+            headers={
+                **SECURITY_HEADERS,
+                **NO_STORE,
+                "Content-Type": "text/event-stream; charset=utf-8",
+                "X-Accel-Buffering": "no",  # nginx: pass each event on at once
+            }
+        )
+        await response.prepare(request)
+        watched, watcher = self.hub.watch(live, person.user_id)
+        sent: tuple[Any, ...] | None = None
+        try:
+            while not self.hub.closing:
+                watcher.wake.clear()
+                live = watched.live
+                seat = live.seat_of(person.user_id)
+                if seat is None or live.game is None:
+                    text = plain(self.texts(person.lang, "err-not-at-table"))
+                    await response.write(
+                        _event("gone", {"error": "err-not-at-table", "text": text})
+                    )
+                    break
+                now = mark(live)
+                if now != sent:
+                    sent = now
+                    state = self._snapshot(person, live, seat)
+                    await response.write(_event("state", state, state["seq"]))
+                try:
+                    await asyncio.wait_for(watcher.wake.wait(), KEEPALIVE)
+                except TimeoutError:
+                    await response.write(b": keep-alive\n\n")
+        except ConnectionError:
+            pass  # the page went away (closed, reloaded, lost the network)
+        finally:
+            self.hub.unwatch(watched.live.table_id, watcher)
+        return response
+
+
+def _load_static() -> dict[str, tuple[bytes, str]]:
+    """Every asset, read once (the page is small, and held whole)."""
+    out = {}
+    for path in sorted(STATIC_DIR.iterdir()):
+        kind = CONTENT_TYPES.get(path.suffix)
+        if path.is_file() and kind is not None and path.name != "index.html":
+            out[path.name] = (path.read_bytes(), kind)
+    return out
+
+
+def _json(data: dict[str, Any]) -> web.Response:
+    return web.Response(
+        body=json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(),
+        content_type="application/json",
+        headers=NO_STORE,
+    )
+
+
+def _event(kind: str, data: dict[str, Any], seq: int | None = None) -> bytes:
+    head = f"id: {seq}\n" if seq is not None else ""
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return f"{head}event: {kind}\ndata: {body}\n\n".encode()
+
+
+def _int(value: object) -> int | None:
+    """A JSON integer (not a bool, not a string of digits)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _table_id(raw: object, start_param: str | None) -> int | None:
+    """From the request, else from the group link's ``startapp=t<id>``."""
+    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) < 19:
+        return int(raw)
+    value = _int(raw)
+    if value is not None:
+        return value
+    if start_param and start_param.startswith("t") and start_param[1:].isdigit():
+        return int(start_param[1:]) if len(start_param) < 20 else None
+    return None
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise Refusal(400, "webapp-err-request")
+    try:
+        raw = await request.content.read(MAX_BODY + 1)
+        data = json.loads(raw) if len(raw) <= MAX_BODY else None
+    except (ValueError, UnicodeDecodeError):
+        data = None
+    if not isinstance(data, dict):
+        raise Refusal(400, "webapp-err-request")
+    return data

@@ -1,0 +1,205 @@
+"""The table as one seat may see it, as JSON for the Mini App.
+
+Built from ``engine.view.view(game, seat)`` only: the seat's own cards (none
+while they lie face down for a blind nil), the public part of the game, and
+the choices the seat has now. Other hands are never read, so they cannot be
+sent, not even as hidden fields. Every word is formatted here from the
+locales (the bot's own texts where they exist), as plain text: the page puts
+it in with ``textContent``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from bot.i18n import esc
+from bot.model import LiveTable, TableStatus
+from bot.pace import is_daily
+from bot.views.common import Tr, bid_text, player_name, seat_name, side_name
+from bot.views.hand import blind_pending
+from engine import BID, BLIND, View, view
+from engine.cards import card_label, sort_for_display
+from engine.game import BIDDING, EXCHANGE, OVER, PLAY
+from engine.scoring import partner, sides
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def plain(text: str) -> str:
+    """A locale text (HTML for Telegram) as the plain text the page shows."""
+    return html.unescape(_TAG.sub("", text))
+
+
+def seat_state(tr: Tr, live: LiveTable, seat: int, now: float) -> dict[str, Any]:
+    """Everything the page draws for ``seat``; ``now`` lets it count the time left."""
+    g = live.game
+    assert g is not None and live.game_id is not None
+    v = view(g, seat)
+    n = v.players
+    hidden = blind_pending(live, seat)
+    playing = live.status == TableStatus.PLAYING and not live.paused and v.phase != OVER
+    my_turn = playing and v.to_move == seat
+    mate = partner(n, seat)
+    return {
+        "table": live.table_id,
+        "game": live.game_id,
+        "seq": live.seq,
+        "status": str(live.status),
+        "paused": live.paused,
+        "players": n,
+        "seat": seat,
+        "phase": str(v.phase),
+        "hand_no": v.hand_no,
+        "hand_size": v.hand_size,
+        "to_move": v.to_move if playing else -1,
+        "my_turn": my_turn,
+        "seats": [_seat(tr, live, v, s, mate) for s in range(n)],
+        "hand": [] if hidden else sort_for_display(list(v.hand)),
+        "hidden": len(v.hand) if hidden else 0,
+        "playable": list(v.cards_allowed) if my_turn and v.phase in (PLAY, EXCHANGE) else [],
+        "bids": _bids(tr, v) if my_turn and v.phase == BIDDING and not hidden else [],
+        "blind": (
+            {"a": BLIND, "text": plain(tr("btn-blind"))}
+            if my_turn and hidden and v.may_blind
+            else None
+        ),
+        "look": {"text": plain(tr("btn-look"))} if playing and hidden else None,
+        "trick": [[s, c] for s, c in v.trick],
+        "last_trick": _last_trick(tr, live, v),
+        "exchange": _exchange(tr, live, v) if v.phase == EXCHANGE or v.exchanges else None,
+        "spades_broken": v.spades_broken,
+        "score": [
+            {
+                "name": plain(side_name(tr, live, i)),
+                "total": v.totals[i],
+                "bags": v.bags[i],
+                "mine": seat in members,
+                "line": plain(
+                    tr("score-line", side=side_name(tr, live, i), total=v.totals[i], bags=v.bags[i])
+                ),
+            }
+            for i, members in enumerate(sides(n))
+        ],
+        "target": live.rules.target,
+        "winner": v.winner,
+        "due_at": live.due_at if playing else None,
+        "now": now,
+        "daily": is_daily(live.pace),
+        "lines": _lines(tr, live, v, seat, hidden, playing),
+    }
+
+
+def _seat(tr: Tr, live: LiveTable, v: View, s: int, mate: int | None) -> dict[str, Any]:
+    bid = v.bids[s]
+    return {
+        "name": plain(player_name(tr, live, s)),
+        "place": plain(seat_name(tr, v.players, s)),
+        "computer": live.is_computer(s),
+        "bid": bid,
+        "bid_text": plain(bid_text(tr, bid, v.blind[s])),
+        "nil": bid == 0,
+        "blind": v.blind[s],
+        "tricks": v.tricks_won[s],
+        "cards": v.hand_counts[s],
+        "dealer": s == v.dealer,
+        "me": s == v.seat,
+        "partner": s == mate,
+        "away": s in live.away,
+        "blocked": s in live.blocked,
+    }
+
+
+def _bids(tr: Tr, v: View) -> list[dict[str, Any]]:
+    """Every bid from nil to the hand size; the ones the rules forbid now are
+    offered dimmed and refused with the engine's reason, as cards are."""
+    allowed = set(v.bids_allowed)
+    return [
+        {"a": BID + b, "text": plain(tr("btn-nil")) if b == 0 else str(b), "ok": b in allowed}
+        for b in range(v.hand_size + 1)
+    ]
+
+
+def _last_trick(tr: Tr, live: LiveTable, v: View) -> dict[str, Any] | None:
+    """Between tricks, the one just taken and by whom (until the next lead)."""
+    last = v.last_trick
+    if v.trick or last is None:
+        return None
+    pairs, winner = last
+    return {
+        "cards": [[s, c] for s, c in pairs],
+        "winner": winner,
+        "text": plain(tr("webapp-taken-by", name=player_name(tr, live, winner))),
+    }
+
+
+def _exchange(tr: Tr, live: LiveTable, v: View) -> dict[str, Any]:
+    """The club blind nil's pass: to whom now, and only this seat's own passes."""
+    passed: list[int] = []
+    received: list[int] = []
+    for ex in v.exchanges:
+        if ex["from"] == v.seat:
+            passed.extend(ex["cards"])
+        elif ex["to"] == v.seat:
+            received.extend(ex["cards"])
+    return {
+        "pass_to": v.pass_to,
+        "picking": list(v.picking),
+        "passed": passed,
+        "received": received,
+        "passed_text": plain(tr("hand-passed", cards=" ".join(map(card_label, passed))))
+        if passed
+        else None,
+        "received_text": plain(tr("hand-received", cards=" ".join(map(card_label, received))))
+        if received
+        else None,
+    }
+
+
+def _lines(
+    tr: Tr, live: LiveTable, v: View, seat: int, hidden: bool, playing: bool
+) -> dict[str, Any]:
+    """The sentences around the drawing: whose turn, what to do, the notes."""
+    who = player_name(tr, live, v.to_move) if v.to_move >= 0 else ""
+    out: dict[str, Any] = {
+        "hand": plain(tr("table-hand", hand=v.hand_no + 1, dealer=player_name(tr, live, v.dealer))),
+        "spades": plain(tr("spades-broken" if v.spades_broken else "spades-unbroken")),
+        "trick_no": plain(tr("table-trick-no", n=len(v.tricks) + 1, total=v.hand_size))
+        if v.phase == PLAY
+        else None,
+        "target": plain(tr("webapp-target", target=live.rules.target)),
+        "notes": [plain(tr("table-blocked", name=player_name(tr, live, s))) for s in live.blocked]
+        + [plain(tr("table-away", name=player_name(tr, live, s))) for s in sorted(live.away)],
+    }
+    if v.phase == OVER:
+        assert v.winner is not None
+        out["status"] = plain(tr("table-winner", winner=side_name(tr, live, v.winner)))
+        out["prompt"] = plain(tr("hand-game-over"))
+        return out
+    if live.paused:
+        out["status"] = plain(tr("err-paused", group=esc(live.chat_title)))
+        out["prompt"] = None
+        return out
+    if not playing:
+        out["status"] = plain(tr("hand-game-over"))
+        out["prompt"] = None
+        return out
+    turn_key = {BIDDING: "turn-bid", EXCHANGE: "turn-exchange"}.get(v.phase, "turn-play")
+    out["status"] = plain(tr(turn_key, name=who))
+    out["prompt"] = _prompt(tr, live, v, seat, hidden)
+    return out
+
+
+def _prompt(tr: Tr, live: LiveTable, v: View, seat: int, hidden: bool) -> str:
+    if v.to_move != seat:
+        wait = plain(tr("hand-wait", name=player_name(tr, live, v.to_move)))
+        return f"{wait} {plain(tr('hand-blind-later'))}" if hidden else wait
+    if v.phase == BIDDING:
+        return plain(tr("hand-blind-offer" if hidden else "hand-your-bid"))
+    if v.phase == EXCHANGE:
+        mate = player_name(tr, live, v.pass_to)
+        if v.picking:
+            return plain(tr("hand-exchange-second", card=card_label(v.picking[0]), partner=mate))
+        return plain(tr("hand-exchange", partner=mate))
+    return plain(tr("hand-your-play"))

@@ -1,0 +1,530 @@
+// The Spades (Piki) Mini App: draws the table the bot describes and sends taps back as
+// moves. Every word comes from the bot (texts?code=…, and the state's lines);
+// every decision (legal or not, whose turn) is the bot's: a refused tap shows
+// the bot's reason.
+(() => {
+  'use strict';
+
+  const tg = window.Telegram && window.Telegram.WebApp ? window.Telegram.WebApp : null;
+  const $ = (id) => document.getElementById(id);
+  const app = $('app');
+  const query = new URLSearchParams(location.search);
+  const unsafe = (tg && tg.initDataUnsafe) || {};
+  const initData = (tg && tg.initData) || '';
+  const startParam = unsafe.start_param || query.get('tgWebAppStartParam') || '';
+  const tableParam = query.get('t') || (/^t\d+$/.test(startParam) ? startParam.slice(1) : '');
+  const langCode = (unsafe.user && unsafe.user.language_code) || navigator.language || '';
+
+  // Suit pictures (engine order: clubs, diamonds, hearts, spades), 100×100.
+  const SUIT_PATHS = [
+    'M50 6c-12 0-21 9-21 21 0 5 2 10 5 14-3-2-7-3-11-3C11 38 3 47 3 58s9 21 20 21c9 0 16-5 20-13-1 10-4 17-11 23h36c-7-6-10-13-11-23 4 8 11 13 20 13 11 0 20-10 20-21S89 38 77 38c-4 0-8 1-11 3 3-4 5-9 5-14 0-12-9-21-21-21z',
+    'M50 4 88 50 50 96 12 50z',
+    'M50 92C36 78 6 58 6 32 6 17 17 6 31 6c9 0 15 5 19 12 4-7 10-12 19-12 14 0 25 11 25 26 0 26-30 46-44 60z',
+    'M50 4C38 22 8 38 8 60c0 14 11 24 24 24 7 0 12-3 15-7-1 8-4 14-10 19h26c-6-5-9-11-10-19 3 4 8 7 15 7 13 0 24-10 24-24C92 38 62 22 50 4z',
+  ];
+  const SVG = 'http://www.w3.org/2000/svg';
+
+  let words = {};
+  let ranks = [];
+  let suits = '';
+  let state = null;
+  let clockOffset = 0; // the bot's clock minus ours, seconds
+  let busy = false;
+  let toastTimer = 0;
+
+  const word = (key) => words[key] || '';
+
+  // ------------------------------------------------------------------ theme
+  const THEME = {
+    bg_color: '--bg',
+    text_color: '--text',
+    hint_color: '--hint',
+    link_color: '--link',
+    button_color: '--button',
+    button_text_color: '--button-text',
+    secondary_bg_color: '--secondary-bg',
+    section_bg_color: '--section-bg',
+    accent_text_color: '--accent',
+    destructive_text_color: '--destructive',
+  };
+
+  function applyTheme() {
+    const params = (tg && tg.themeParams) || {};
+    const root = document.documentElement;
+    const dark = tg && tg.colorScheme ? tg.colorScheme === 'dark'
+      : window.matchMedia('(prefers-color-scheme: dark)').matches;
+    root.dataset.scheme = dark ? 'dark' : 'light';
+    for (const [name, variable] of Object.entries(THEME)) {
+      if (params[name]) root.style.setProperty(variable, params[name]);
+      else root.style.removeProperty(variable);
+    }
+    if (tg && params.bg_color) {
+      try { tg.setHeaderColor('bg_color'); tg.setBackgroundColor('bg_color'); } catch (e) { /* older clients */ }
+    }
+  }
+
+  function haptic(kind) {
+    const h = tg && tg.HapticFeedback;
+    if (!h || (tg.isVersionAtLeast && !tg.isVersionAtLeast('6.1'))) return;
+    try {
+      if (kind === 'move') h.impactOccurred('medium');
+      else if (kind === 'error') h.notificationOccurred('error');
+      else if (kind === 'turn') h.notificationOccurred('success');
+      else h.selectionChanged();
+    } catch (e) { /* not offered here */ }
+  }
+
+  // ---------------------------------------------------------------- network
+  function auth() { return { Authorization: 'tma ' + initData }; }
+  function tableQuery() { return tableParam ? '?t=' + encodeURIComponent(tableParam) : ''; }
+
+  async function call(path, body) {
+    const options = { headers: auth(), cache: 'no-store' };
+    if (body) {
+      options.method = 'POST';
+      options.headers['Content-Type'] = 'application/json';
+      options.body = JSON.stringify(body);
+    }
+    try {
+      const response = await fetch('api/' + path, options);
+      let data = null;
+      try { data = await response.json(); } catch (e) { data = null; }
+      return { ok: response.ok, status: response.status, data };
+    } catch (e) {
+      return { ok: false, status: 0, data: null };
+    }
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  // Server-Sent Events read with fetch (EventSource cannot send the
+  // Authorization header). A dropped stream is opened again; the first event
+  // of every stream is the whole state, so nothing missed meanwhile is lost.
+  async function stream() {
+    let delay = 300;
+    for (;;) {
+      try {
+        const response = await fetch('api/events' + tableQuery(), { headers: auth(), cache: 'no-store' });
+        if (response.status === 401 || response.status === 403) {
+          const data = await response.json().catch(() => null);
+          showMessage(data && data.text ? data.text : word('webapp-err-auth'));
+          return;
+        }
+        if (!response.ok || !response.body) throw new Error('stream ' + response.status);
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let end;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            if (onEvent(block)) { delay = 300; setConnected(true); }
+          }
+        }
+      } catch (e) { /* lost: try again below */ }
+      setConnected(false);
+      await sleep(delay);
+      delay = Math.min(delay * 2, 5000);
+    }
+  }
+
+  function onEvent(block) {
+    let kind = 'message';
+    let data = '';
+    for (const line of block.split('\n')) {
+      if (!line || line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      let value = colon < 0 ? '' : line.slice(colon + 1);
+      if (value.startsWith(' ')) value = value.slice(1);
+      if (field === 'event') kind = value;
+      else if (field === 'data') data += (data ? '\n' : '') + value;
+    }
+    if (!data) return false;
+    const payload = JSON.parse(data);
+    if (kind === 'state') render(payload);
+    else if (kind === 'gone') showMessage(payload.text);
+    return true;
+  }
+
+  let connTimer = 0;
+  function setConnected(ok) {
+    clearTimeout(connTimer);
+    if (ok) { $('conn').hidden = true; return; }
+    // A blip shorter than a second is not worth a banner.
+    connTimer = setTimeout(() => {
+      $('conn').textContent = word('webapp-reconnecting');
+      $('conn').hidden = false;
+    }, 1000);
+  }
+
+  // ------------------------------------------------------------------ moves
+  async function send(path, body) {
+    if (busy || !state) return;
+    busy = true;
+    haptic('select');
+    const result = await call(path, { t: state.table, game: state.game, seq: state.seq, ...body });
+    busy = false;
+    if (result.ok && result.data) {
+      haptic('move');
+      render(result.data);
+      return;
+    }
+    haptic('error');
+    toast(result.data && result.data.text ? result.data.text : word('webapp-err-network'));
+    if (result.status === 401) showMessage(result.data ? result.data.text : word('webapp-err-auth'));
+    else if (!result.data || result.data.error === 'err-stale') refresh();
+  }
+
+  async function refresh() {
+    const result = await call('state' + tableQuery());
+    if (result.ok && result.data) render(result.data);
+  }
+
+  function toast(text) {
+    const el = $('toast');
+    el.textContent = text;
+    el.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { el.hidden = true; }, 3500);
+  }
+
+  function showMessage(text) {
+    const el = $('message');
+    el.textContent = text;
+    el.hidden = false;
+    app.dataset.state = 'message';
+  }
+
+  // ------------------------------------------------------------------ cards
+  function suitSvg(suit) {
+    const svg = document.createElementNS(SVG, 'svg');
+    svg.setAttribute('viewBox', '0 0 100 100');
+    svg.setAttribute('aria-hidden', 'true');
+    const path = document.createElementNS(SVG, 'path');
+    path.setAttribute('d', SUIT_PATHS[suit]);
+    svg.appendChild(path);
+    return svg;
+  }
+
+  function cardLabel(c) { return ranks[c % 13] + suits[Math.floor(c / 13)]; }
+
+  function drawCard(c, tag) {
+    const suit = Math.floor(c / 13);
+    const rank = c % 13;
+    const el = document.createElement(tag || 'div');
+    el.className = 'card' + (suit === 1 || suit === 2 ? ' red' : '') + (rank >= 9 && rank <= 11 ? ' face' : '');
+    el.dataset.card = String(c);
+    el.setAttribute('aria-label', cardLabel(c));
+    for (const where of ['top', 'bottom']) {
+      const corner = document.createElement('span');
+      corner.className = 'corner ' + where;
+      const r = document.createElement('span');
+      r.className = 'rank';
+      r.textContent = ranks[rank];
+      corner.append(r, suitSvg(suit));
+      el.appendChild(corner);
+    }
+    if (rank >= 9 && rank <= 11) {
+      const letter = document.createElement('span');
+      letter.className = 'face-letter';
+      letter.textContent = ranks[rank];
+      el.appendChild(letter);
+    }
+    const pip = suitSvg(suit);
+    pip.classList.add('pip');
+    el.appendChild(pip);
+    return el;
+  }
+
+  function drawBack(tag) {
+    const el = document.createElement(tag || 'div');
+    el.className = 'card back';
+    return el;
+  }
+
+  // ------------------------------------------------------------------ table
+  // Seats around the felt, the person at the bottom, the others clockwise
+  // (the next seat to the left, as at a real table).
+  function seatAngle(s, n, me) {
+    const k = ((s - me) % n + n) % n;
+    return Math.PI / 2 + (k * 2 * Math.PI) / n;
+  }
+
+  function renderScore(s) {
+    const box = $('score');
+    box.replaceChildren();
+    for (const side of s.score) {
+      const el = document.createElement('div');
+      el.className = 'side' + (side.mine ? ' mine' : '');
+      el.title = side.line;
+      const who = document.createElement('span');
+      who.className = 'who';
+      who.textContent = side.name;
+      const total = document.createElement('span');
+      total.className = 'total';
+      total.textContent = String(side.total);
+      const bags = document.createElement('span');
+      bags.className = 'bags';
+      bags.textContent = '🎒' + side.bags;
+      el.append(who, total, bags);
+      box.appendChild(el);
+    }
+    $('hand-line').textContent = s.lines.hand;
+    $('target-line').textContent = s.lines.target;
+  }
+
+  function renderSeats(s) {
+    const box = $('seats');
+    box.replaceChildren();
+    for (let i = 0; i < s.players; i++) {
+      const seat = s.seats[i];
+      const a = seatAngle(i, s.players, s.seat);
+      const el = document.createElement('div');
+      el.className = 'seat' + (i === s.to_move ? ' turn' : '') + (seat.me ? ' me' : '')
+        + (seat.partner ? ' partner' : '') + (seat.computer ? ' computer' : '')
+        + (seat.away ? ' away' : '') + (seat.blocked ? ' blocked' : '');
+      el.dataset.seat = String(i);
+      el.style.left = (50 + 38 * Math.cos(a)) + '%';
+      el.style.top = (50 + 37 * Math.sin(a)) + '%';
+      const name = document.createElement('div');
+      name.className = 'name';
+      name.textContent = seat.name;
+      const sub = document.createElement('div');
+      sub.className = 'sub';
+      const tags = [seat.place];
+      if (seat.me) tags.push(word('webapp-you'));
+      else if (seat.partner) tags.push(word('webapp-partner'));
+      if (seat.dealer) tags.push(word('webapp-dealer'));
+      sub.textContent = tags.join(' · ');
+      const stats = document.createElement('div');
+      stats.className = 'stats';
+      const bid = document.createElement('span');
+      bid.className = 'chip bid' + (seat.blind ? ' blind' : seat.nil ? ' nil' : '');
+      bid.textContent = seat.bid_text;
+      stats.appendChild(bid);
+      if (s.phase === 'play' || s.phase === 'over') {
+        const tricks = document.createElement('span');
+        tricks.className = 'chip tricks';
+        tricks.textContent = word('webapp-tricks') + ' ' + seat.tricks;
+        stats.appendChild(tricks);
+      }
+      const timer = document.createElement('div');
+      timer.className = 'timer';
+      el.append(name, sub, stats, timer);
+      box.appendChild(el);
+    }
+  }
+
+  function renderTrick(s, before) {
+    const box = $('trick');
+    const old = new Set();
+    if (before && before.game === s.game && before.hand_no === s.hand_no) {
+      for (const [seat, c] of before.trick) old.add(seat + ':' + c);
+    }
+    box.replaceChildren();
+    const last = s.trick.length === 0 && s.last_trick;
+    const pairs = last ? s.last_trick.cards : s.trick;
+    box.classList.toggle('last', Boolean(last));
+    pairs.forEach(([seat, c], i) => {
+      const a = seatAngle(seat, s.players, s.seat);
+      const el = drawCard(c);
+      el.dataset.seat = String(seat);
+      el.style.left = (50 + 15 * Math.cos(a)) + '%';
+      el.style.top = (47 + 15 * Math.sin(a)) + '%';
+      el.style.zIndex = String(i + 1);
+      el.style.setProperty('--tilt', ((seat * 37) % 17 - 8) + 'deg');
+      el.style.setProperty('--from-x', Math.round(90 * Math.cos(a)) + 'px');
+      el.style.setProperty('--from-y', Math.round(90 * Math.sin(a)) + 'px');
+      if (last && seat === s.last_trick.winner) el.classList.add('won');
+      if (!last && !old.has(seat + ':' + c)) el.classList.add('fresh');
+      box.appendChild(el);
+    });
+    $('trick-caption').textContent = last ? s.last_trick.text : (s.lines.trick_no || '');
+    $('spades-line').textContent = s.phase === 'play' ? s.lines.spades : '';
+  }
+
+  function renderStatus(s) {
+    $('turn-line').textContent = s.lines.status || '';
+    $('prompt').textContent = s.lines.prompt || '';
+    $('notes').textContent = (s.lines.notes || []).join(' ');
+    tick();
+  }
+
+  function actionButton(text, className, onClick) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'action ' + className;
+    b.textContent = text;
+    b.addEventListener('click', onClick);
+    return b;
+  }
+
+  function renderChoices(s) {
+    const box = $('choices');
+    box.replaceChildren();
+    if (s.bids.length) {
+      const grid = document.createElement('div');
+      grid.className = 'bids';
+      for (const bid of s.bids) {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.dataset.a = String(bid.a);
+        b.textContent = bid.text;
+        if (!bid.ok) b.classList.add('dim');
+        if (bid.text.length > 2) b.classList.add('wide');
+        b.addEventListener('click', () => send('move', { action: bid.a }));
+        grid.appendChild(b);
+      }
+      box.appendChild(grid);
+    }
+    if (s.blind || s.look) {
+      const row = document.createElement('div');
+      row.className = 'actions';
+      if (s.blind) {
+        const b = actionButton(s.blind.text, 'blind', () => send('move', { action: s.blind.a }));
+        b.dataset.a = String(s.blind.a);
+        row.appendChild(b);
+      }
+      if (s.look) row.appendChild(actionButton(s.look.text, 'look secondary', () => send('look', {})));
+      box.appendChild(row);
+    }
+    if (s.exchange) {
+      for (const text of [s.exchange.passed_text, s.exchange.received_text]) {
+        if (!text) continue;
+        const note = document.createElement('div');
+        note.className = 'exchange-note';
+        note.textContent = text;
+        box.appendChild(note);
+      }
+    }
+  }
+
+  function renderHand(s) {
+    const box = $('hand');
+    box.replaceChildren();
+    const width = box.clientWidth || 360;
+    const probe = drawBack();
+    probe.style.visibility = 'hidden';
+    probe.style.width = 'var(--card-w)';
+    box.appendChild(probe);
+    const cardW = probe.getBoundingClientRect().width || 64;
+    probe.remove();
+    const hidden = s.hidden > 0;
+    const cards = hidden ? Array.from({ length: s.hidden }, () => -1) : s.hand;
+    const n = cards.length;
+    if (!n) return;
+    const playable = new Set(s.playable);
+    const picked = new Set(s.exchange ? s.exchange.picking : []);
+    const gapAt = [];
+    for (let i = 1; i < n; i++) {
+      gapAt.push(!hidden && Math.floor(cards[i] / 13) !== Math.floor(cards[i - 1] / 13));
+    }
+    const gaps = gapAt.filter(Boolean).length;
+    const gap = 7;
+    const step = n > 1 ? Math.min(cardW * 0.7, (width - cardW - gaps * gap - 6) / (n - 1)) : 0;
+    const total = cardW + step * (n - 1) + gaps * gap;
+    let x = (width - total) / 2;
+    const mid = (n - 1) / 2;
+    const spread = Math.min(3.2, 36 / n);
+    cards.forEach((c, i) => {
+      if (i > 0) x += step + (gapAt[i - 1] ? gap : 0);
+      const el = hidden ? drawBack('button') : drawCard(c, 'button');
+      el.type = 'button';
+      const t = i - mid;
+      const lift = !hidden && s.my_turn && playable.has(c) ? -10 : 0;
+      const y = 12 + Math.abs(t) * Math.abs(t) * 0.55 + lift + (picked.has(c) ? -16 : 0);
+      el.style.transform = 'translate(' + x.toFixed(1) + 'px, ' + y.toFixed(1) + 'px) rotate(' + (t * spread).toFixed(2) + 'deg)';
+      el.style.zIndex = String(i + 1);
+      if (!hidden) {
+        if (playable.has(c)) el.classList.add('playable');
+        else if (s.my_turn && s.playable.length) el.classList.add('dim');
+        if (picked.has(c)) el.classList.add('picked');
+        el.addEventListener('click', () => send('move', { action: c }));
+      }
+      box.appendChild(el);
+    });
+    if (hidden) {
+      const note = document.createElement('div');
+      note.id = 'hand-note';
+      note.textContent = word('webapp-cards-down');
+      box.appendChild(note);
+    }
+  }
+
+  function render(s) {
+    if (state && s.game === state.game && s.seq < state.seq) return; // older than what is shown
+    const before = state;
+    state = s;
+    clockOffset = s.now - Date.now() / 1000;
+    app.dataset.state = 'ready';
+    app.dataset.seq = String(s.seq);
+    app.dataset.phase = s.phase;
+    app.classList.toggle('my-turn', s.my_turn);
+    renderScore(s);
+    renderSeats(s);
+    renderTrick(s, before);
+    renderStatus(s);
+    renderChoices(s);
+    renderHand(s);
+    if (s.my_turn && !(before && before.my_turn && before.game === s.game && before.seq === s.seq)) haptic('turn');
+  }
+
+  // ------------------------------------------------------------------ clock
+  function clockText(left) {
+    const whole = Math.max(0, Math.ceil(left));
+    const h = Math.floor(whole / 3600);
+    const m = Math.floor((whole % 3600) / 60);
+    const sec = String(whole % 60).padStart(2, '0');
+    return h > 0 ? h + ':' + String(m).padStart(2, '0') + ':' + sec : m + ':' + sec;
+  }
+
+  function tick() {
+    const el = $('clock');
+    if (!state || state.due_at == null) { el.textContent = ''; return; }
+    const left = state.due_at - (Date.now() / 1000 + clockOffset);
+    const text = '⏱ ' + clockText(left);
+    el.textContent = word('webapp-left') + ' ' + clockText(left);
+    const active = document.querySelector('.seat.turn .timer');
+    if (active) active.textContent = text;
+  }
+
+  // ------------------------------------------------------------------ start
+  async function loadWords() {
+    try {
+      const response = await fetch('texts?code=' + encodeURIComponent(langCode));
+      const data = await response.json();
+      words = data.texts;
+      ranks = data.ranks;
+      suits = data.suits;
+      document.documentElement.lang = data.lang;
+      document.title = word('webapp-title');
+    } catch (e) { /* the page still works; only words are missing */ }
+  }
+
+  async function main() {
+    applyTheme();
+    if (tg) {
+      tg.onEvent('themeChanged', applyTheme);
+      tg.onEvent('viewportChanged', () => { if (state) renderHand(state); });
+      tg.ready();
+      tg.expand();
+    }
+    window.addEventListener('resize', () => { if (state) renderHand(state); });
+    await loadWords();
+    if (!initData) { showMessage(word('webapp-no-telegram')); return; }
+    const first = await call('state' + tableQuery());
+    if (!first.ok || !first.data) {
+      showMessage(first.data && first.data.text ? first.data.text : word('webapp-err-network'));
+      return;
+    }
+    render(first.data);
+    setInterval(tick, 250);
+    stream();
+  }
+
+  main();
+})();

@@ -1,0 +1,26 @@
+## Mini App: стол, нарисованный в Telegram.
+## Ключи без переменных страница получает целиком (bot/webapp/texts.py).
+
+btn-webapp = 🃏 Стол
+btn-webapp-group = 🃏 Открыть стол
+webapp-title = Пики
+webapp-loading = Раскладываем карты…
+webapp-reconnecting = Связь прервалась — подключаемся снова…
+webapp-no-telegram = Откройте стол из Telegram: кнопка «🃏 Стол» под вашими картами в личном чате с ботом.
+webapp-err-auth = Не удалось проверить, что это вы. Откройте стол заново из Telegram.
+webapp-err-expired = Вход устарел. Закройте стол и откройте его заново кнопкой «🃏 Стол».
+webapp-err-request = Бот не понял этот запрос.
+webapp-err-network = Нет связи с ботом. Попробуйте ещё раз.
+webapp-score = Счёт
+webapp-tricks = взятки
+webapp-you = вы
+webapp-partner = партнёр
+webapp-dealer = сдаёт
+webapp-left = осталось
+webapp-your-turn = Ваш ход
+webapp-cards-down = Карты лежат рубашкой вверх
+webapp-trick = На столе
+
+## Со значениями: их заполняет бот (bot/webapp/state.py).
+webapp-taken-by = Взятку взял(а) { $name }
+webapp-target = Игра до { $target }

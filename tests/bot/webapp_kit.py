@@ -1,0 +1,144 @@
+"""What Telegram does for a Mini App, done by the tests: sign ``initData``
+with the bot token (Telegram's algorithm, written out here rather than taken
+from the code under test), and talk to the bot's web API as the page does."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import socket
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+from fake_telegram import FakeMessage, FakeUser
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def sign_init_data(
+    token: str,
+    user: FakeUser,
+    auth_date: float,
+    *,
+    start_param: str | None = None,
+    extra: dict[str, str] | None = None,
+) -> str:
+    """``initData`` as Telegram hands it to a Mini App opened by ``user``."""
+    fields = {
+        "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
+        "user": json.dumps(
+            {
+                "id": user.id,
+                "first_name": user.first_name,
+                "language_code": user.language_code or "ru",
+                "allows_write_to_pm": True,
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
+        ),
+        "auth_date": str(int(auth_date)),
+        **({"start_param": start_param} if start_param else {}),
+        **(extra or {}),
+    }
+    check = "\n".join(f"{k}={v}" for k, v in sorted(fields.items()))
+    secret = hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
+    fields["hash"] = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
+    return urlencode(fields)
+
+
+def web_app_url(message: FakeMessage) -> str | None:
+    """The ``web_app`` button's page on a bot message, if it has one."""
+    markup = message.inline_keyboard or {"inline_keyboard": []}
+    for row in markup["inline_keyboard"]:
+        for button in row:
+            if "web_app" in button:
+                return str(button["web_app"]["url"])
+    return None
+
+
+class Page:
+    """The API calls the page makes, as one person."""
+
+    def __init__(self, base: str, init_data: str) -> None:
+        self.base = base.rstrip("/")
+        self.headers = {"Authorization": f"tma {init_data}"}
+
+    async def get(self, path: str, **params: Any) -> tuple[int, dict[str, Any]]:
+        async with (
+            aiohttp.ClientSession() as s,
+            s.get(f"{self.base}/{path}", params=params, headers=self.headers) as r,
+        ):
+            return r.status, await r.json()
+
+    async def post(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        async with (
+            aiohttp.ClientSession() as s,
+            s.post(f"{self.base}/{path}", json=body, headers=self.headers) as r,
+        ):
+            return r.status, await r.json()
+
+    async def state(self, table: int) -> tuple[int, dict[str, Any]]:
+        return await self.get("api/state", t=str(table))
+
+    async def move(self, state: dict[str, Any], action: int) -> tuple[int, dict[str, Any]]:
+        body = {"t": state["table"], "game": state["game"], "seq": state["seq"], "action": action}
+        return await self.post("api/move", body)
+
+
+class Stream:
+    """The page's event stream (``api/events``), read event by event."""
+
+    def __init__(self, page: Page, table: int) -> None:
+        self.page = page
+        self.table = table
+        self._session: aiohttp.ClientSession | None = None
+        self._response: aiohttp.ClientResponse | None = None
+        self._buffer = b""
+
+    async def __aenter__(self) -> Stream:
+        self._session = aiohttp.ClientSession()
+        self._response = await self._session.get(
+            f"{self.page.base}/api/events",
+            params={"t": str(self.table)},
+            headers=self.page.headers,
+        )
+        return self
+
+    @property
+    def status(self) -> int:
+        assert self._response is not None
+        return self._response.status
+
+    async def next(self) -> tuple[str, dict[str, Any]]:
+        """The next event (comments, the keep-alives, are skipped)."""
+        assert self._response is not None
+        while True:
+            end = self._buffer.find(b"\n\n")
+            if end >= 0:
+                block, self._buffer = self._buffer[:end].decode(), self._buffer[end + 2 :]
+                kind, data = "message", ""
+                for line in block.split("\n"):
+                    field, _, value = line.partition(": ")
+                    if field == "event":
+                        kind = value
+                    elif field == "data":
+                        data += value
+                if data:
+                    return kind, json.loads(data)
+                continue
+            chunk = await self._response.content.readany()
+            if not chunk:
+                raise EOFError("the stream ended")
+            self._buffer += chunk
+
+    async def __aexit__(self, *_: object) -> None:
+        if self._response is not None:
+            self._response.close()
+        if self._session is not None:
+            await self._session.close()
