@@ -122,9 +122,10 @@ def _bids(tr: Tr, v: View) -> list[dict[str, Any]]:
 
 
 def _last_trick(tr: Tr, live: LiveTable, v: View) -> dict[str, Any] | None:
-    """Between tricks, the one just taken and by whom (until the next lead)."""
+    """The trick taken last in this hand, and by whom: in the middle between
+    tricks, in a corner while the next one is played."""
     last = v.last_trick
-    if v.trick or last is None:
+    if last is None:
         return None
     pairs, winner = last
     return {

@@ -240,6 +240,19 @@
     return el;
   }
 
+  // A card as a small label (rank and suit), for the trick taken before.
+  function drawMini(c) {
+    const suit = Math.floor(c / 13);
+    const el = document.createElement('div');
+    el.className = 'mini' + (suit === 1 || suit === 2 ? ' red' : '');
+    el.dataset.card = String(c);
+    el.setAttribute('aria-label', cardLabel(c));
+    const rank = document.createElement('span');
+    rank.textContent = ranks[c % 13];
+    el.append(rank, suitSvg(suit));
+    return el;
+  }
+
   function drawBack(tag) {
     const el = document.createElement(tag || 'div');
     el.className = 'card back';
@@ -288,7 +301,7 @@
         + (seat.partner ? ' partner' : '') + (seat.computer ? ' computer' : '')
         + (seat.away ? ' away' : '') + (seat.blocked ? ' blocked' : '');
       el.dataset.seat = String(i);
-      el.style.left = (50 + 38 * Math.cos(a)) + '%';
+      el.style.left = (50 + 35 * Math.cos(a)) + '%';
       el.style.top = (50 + 37 * Math.sin(a)) + '%';
       const name = document.createElement('div');
       name.className = 'name';
@@ -305,6 +318,7 @@
       const bid = document.createElement('span');
       bid.className = 'chip bid' + (seat.blind ? ' blind' : seat.nil ? ' nil' : '');
       bid.textContent = seat.bid_text;
+      if (seat.bid !== null) bid.dataset.bid = String(seat.bid);
       stats.appendChild(bid);
       if (s.phase === 'play' || s.phase === 'over') {
         const tricks = document.createElement('span');
@@ -333,8 +347,8 @@
       const a = seatAngle(seat, s.players, s.seat);
       const el = drawCard(c);
       el.dataset.seat = String(seat);
-      el.style.left = (50 + 15 * Math.cos(a)) + '%';
-      el.style.top = (47 + 15 * Math.sin(a)) + '%';
+      el.style.left = (50 + 11 * Math.cos(a)) + '%';
+      el.style.top = (48 + 13 * Math.sin(a)) + '%';
       el.style.zIndex = String(i + 1);
       el.style.setProperty('--tilt', ((seat * 37) % 17 - 8) + 'deg');
       el.style.setProperty('--from-x', Math.round(90 * Math.cos(a)) + 'px');
@@ -343,13 +357,24 @@
       if (!last && !old.has(seat + ':' + c)) el.classList.add('fresh');
       box.appendChild(el);
     });
+    const corner = $('last-trick');
+    corner.replaceChildren();
+    if (!last && s.last_trick) {
+      corner.title = s.last_trick.text;
+      for (const [seat, c] of s.last_trick.cards) {
+        const el = drawMini(c);
+        el.dataset.seat = String(seat);
+        if (seat === s.last_trick.winner) el.classList.add('won');
+        corner.appendChild(el);
+      }
+    }
     $('trick-caption').textContent = last ? s.last_trick.text : (s.lines.trick_no || '');
-    $('spades-line').textContent = s.phase === 'play' ? s.lines.spades : '';
   }
 
   function renderStatus(s) {
     $('turn-line').textContent = s.lines.status || '';
     $('prompt').textContent = s.lines.prompt || '';
+    $('spades-line').textContent = s.phase === 'play' ? s.lines.spades : '';
     $('notes').textContent = (s.lines.notes || []).join(' ');
     tick();
   }
@@ -424,19 +449,21 @@
       gapAt.push(!hidden && Math.floor(cards[i] / 13) !== Math.floor(cards[i - 1] / 13));
     }
     const gaps = gapAt.filter(Boolean).length;
-    const gap = 7;
-    const step = n > 1 ? Math.min(cardW * 0.7, (width - cardW - gaps * gap - 6) / (n - 1)) : 0;
+    const gap = 6;
+    const margin = 24; // the edge cards turn outwards: room for their corners
+    const room = width - 2 * margin - cardW - gaps * gap;
+    const step = n > 1 ? Math.min(cardW * 0.7, room / (n - 1)) : 0;
     const total = cardW + step * (n - 1) + gaps * gap;
     let x = (width - total) / 2;
     const mid = (n - 1) / 2;
-    const spread = Math.min(3.2, 36 / n);
+    const spread = Math.min(1.8, 22 / n);
     cards.forEach((c, i) => {
       if (i > 0) x += step + (gapAt[i - 1] ? gap : 0);
       const el = hidden ? drawBack('button') : drawCard(c, 'button');
       el.type = 'button';
       const t = i - mid;
       const lift = !hidden && s.my_turn && playable.has(c) ? -10 : 0;
-      const y = 12 + Math.abs(t) * Math.abs(t) * 0.55 + lift + (picked.has(c) ? -16 : 0);
+      const y = 14 + t * t * 0.35 + lift + (picked.has(c) ? -16 : 0);
       el.style.transform = 'translate(' + x.toFixed(1) + 'px, ' + y.toFixed(1) + 'px) rotate(' + (t * spread).toFixed(2) + 'deg)';
       el.style.zIndex = String(i + 1);
       if (!hidden) {
@@ -463,6 +490,7 @@
     app.dataset.state = 'ready';
     app.dataset.seq = String(s.seq);
     app.dataset.phase = s.phase;
+    app.dataset.hand = String(s.hand_no);
     app.classList.toggle('my-turn', s.my_turn);
     renderScore(s);
     renderSeats(s);

@@ -1,0 +1,433 @@
+"""The Mini App in a real browser: Debian's chromium, driven by Playwright,
+against the real bot and the fake Bot API.
+
+Telegram's own script (``telegram-web-app.js``) is the one thing the page
+loads from outside; here it is answered by a stand-in that gives the page a
+signed ``initData`` and a theme, as Telegram would, and records the haptic
+feedback. Every other request must go to the bot. Screenshots (light and
+dark, bidding and mid-trick) are saved under the test's tmp dir, and also to
+``$PIKI_SCREENSHOTS`` when that is set (how docs/ got its two).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_telegram import FakeTelegram, FakeUser
+from harness import InProcessBot, Table, action_of, move_buttons, settings_for
+from webapp_kit import free_port, sign_init_data, web_app_url
+
+from bot.config import Settings
+
+playwright_api = pytest.importorskip("playwright.async_api")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
+GROUP = -1006161
+
+# Telegram's own default themes (Telegram Desktop / Web A).
+LIGHT = {
+    "bg_color": "#ffffff",
+    "text_color": "#000000",
+    "hint_color": "#999999",
+    "link_color": "#2481cc",
+    "button_color": "#2481cc",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#efeff3",
+    "section_bg_color": "#ffffff",
+    "accent_text_color": "#2481cc",
+    "destructive_text_color": "#ff3b30",
+}
+DARK = {
+    "bg_color": "#212121",
+    "text_color": "#ffffff",
+    "hint_color": "#aaaaaa",
+    "link_color": "#8774e1",
+    "button_color": "#8774e1",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#0f0f0f",
+    "section_bg_color": "#212121",
+    "accent_text_color": "#8774e1",
+    "destructive_text_color": "#ff595a",
+}
+
+
+def telegram_stand_in(init_data: str, user: FakeUser, theme: dict[str, str]) -> str:
+    """What telegram-web-app.js gives a page, for this person."""
+    unsafe = {
+        "user": {"id": user.id, "first_name": user.first_name, "language_code": "ru"},
+        "auth_date": int(time.time()),
+    }
+    return f"""
+window.__haptics = [];
+window.Telegram = {{ WebApp: {{
+  initData: {json.dumps(init_data)},
+  initDataUnsafe: {json.dumps(unsafe)},
+  version: "8.0",
+  platform: "android",
+  colorScheme: "light",
+  themeParams: {json.dumps(theme)},
+  _handlers: {{}},
+  isVersionAtLeast(v) {{ return true; }},
+  ready() {{}},
+  expand() {{}},
+  setHeaderColor() {{}},
+  setBackgroundColor() {{}},
+  onEvent(name, fn) {{ (this._handlers[name] = this._handlers[name] || []).push(fn); }},
+  HapticFeedback: {{
+    impactOccurred(style) {{ window.__haptics.push("impact:" + style); }},
+    notificationOccurred(type) {{ window.__haptics.push("notification:" + type); }},
+    selectionChanged() {{ window.__haptics.push("selection"); }},
+  }},
+}} }};
+window.__setTheme = (scheme, theme) => {{
+  const app = window.Telegram.WebApp;
+  app.colorScheme = scheme;
+  app.themeParams = theme;
+  (app._handlers.themeChanged || []).forEach((fn) => fn());
+}};
+"""
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram(bot_username="piki_test_bot") as f:
+        yield f
+
+
+@pytest.fixture
+async def browser(tmp_path: Path) -> AsyncIterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)")
+    async with playwright_api.async_playwright() as p:
+        context = await p.chromium.launch_persistent_context(
+            str(tmp_path / "chromium-profile"),  # a fresh --user-data-dir
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 390, "height": 844},
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+            locale="ru-RU",
+        )
+        try:
+            yield context
+        finally:
+            await context.close()
+
+
+class Screens:
+    def __init__(self, tmp_path: Path) -> None:
+        self.dir = tmp_path / "screens"
+        self.dir.mkdir()
+        extra = os.environ.get("PIKI_SCREENSHOTS")
+        self.extra = Path(extra) if extra else None
+
+    async def shoot(self, page: Any, name: str) -> Path:
+        path = self.dir / f"{name}.png"
+        await page.screenshot(path=str(path))
+        if self.extra is not None:
+            self.extra.mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, self.extra / path.name)
+        return path
+
+    async def both_themes(self, page: Any, name: str) -> None:
+        await self.shoot(page, f"{name}-light")
+        await page.evaluate(f"window.__setTheme('dark', {json.dumps(DARK)})")
+        await page.wait_for_function("() => document.documentElement.dataset.scheme === 'dark'")
+        await self.shoot(page, f"{name}-dark")
+        await page.evaluate(f"window.__setTheme('light', {json.dumps(LIGHT)})")
+        await page.wait_for_function("() => document.documentElement.dataset.scheme === 'light'")
+
+
+def webapp_settings(fake: FakeTelegram, tmp_path: Path, port: int, **extra: Any) -> Settings:
+    return settings_for(
+        fake,
+        tmp_path / "spades.db",
+        webapp_url=f"http://127.0.0.1:{port}/app",
+        webapp_listen="127.0.0.1",
+        webapp_port=port,
+        **extra,
+    )
+
+
+async def seated_pair(fake: FakeTelegram) -> tuple[Table, FakeUser, FakeUser]:
+    """Анна (North, in the app) and Борис (East, with the chat's buttons)."""
+    anna, boris = fake.add_user(601, "Анна"), fake.add_user(602, "Борис")
+    fake.add_group(GROUP, "Пики по пятницам", members=[anna, boris], admins=[anna])
+    for u in (anna, boris):
+        await fake.start_bot(u)
+    await fake.send_text(anna, GROUP, "/newgame")
+    table = Table(fake, GROUP, [anna, boris])
+    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
+    await (await fake.press_button(boris, table.table_message(), text_contains="Восток")).answer()
+    await fake.wait_for(lambda: "Борис" in table.table_message().text)
+    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    await fake.wait_for(lambda: hand_message(fake, anna) is not None)
+    return table, anna, boris
+
+
+def hand_message(fake: FakeTelegram, user: FakeUser) -> Any:
+    for m in reversed(fake.chat_messages(user.id)):
+        if web_app_url(m):
+            return m
+    return None
+
+
+async def open_app(
+    context: Any, fake: FakeTelegram, user: FakeUser, init_data: str
+) -> tuple[Any, list[str]]:
+    """The page of the user's «🃏 Стол» button, with Telegram's stand-in; and
+    the requests that went anywhere but the bot (refused)."""
+    url = web_app_url(hand_message(fake, user))
+    assert url is not None
+    outside: list[str] = []
+
+    async def route(r: Any) -> None:
+        if r.request.url == TELEGRAM_SCRIPT:
+            await r.fulfill(
+                status=200,
+                content_type="text/javascript",
+                body=telegram_stand_in(init_data, user, LIGHT),
+            )
+        elif r.request.url.startswith("http://127.0.0.1:"):
+            await r.continue_()
+        else:
+            outside.append(r.request.url)
+            await r.abort()
+
+    await context.route("**/*", route)
+    page = context.pages[0] if context.pages else await context.new_page()
+    await page.goto(url)
+    return page, outside
+
+
+async def tap(page: Any, locator: Any) -> None:
+    """A finger on the part of the element that shows (a fanned card is
+    mostly under its neighbour, and turned): the first point of its box where
+    the element is on top."""
+    point = await page.evaluate(
+        """(el) => {
+            const r = el.getBoundingClientRect();
+            for (let y = r.top + 3; y < r.bottom; y += 3)
+              for (let x = r.left + 2; x < r.right; x += 2) {
+                const hit = document.elementFromPoint(x, y);
+                if (hit && (hit === el || el.contains(hit))) return [x, y];
+              }
+            return null;
+        }""",
+        await locator.element_handle(),
+    )
+    assert point is not None, "the element is nowhere on top"
+    await page.touchscreen.tap(point[0], point[1])
+
+
+async def seq_above(page: Any, seq: int) -> None:
+    """Until the page shows a state after move ``seq`` (the page runs under a
+    CSP without eval: a function, not a string to evaluate)."""
+    await page.wait_for_function(
+        "(seq) => Number(document.getElementById('app').dataset.seq) > seq", arg=seq
+    )
+
+
+async def page_state(page: Any) -> dict[str, Any]:
+    return dict(
+        await page.evaluate(
+            """() => { const app = document.getElementById('app');
+                return {state: app.dataset.state, seq: Number(app.dataset.seq || -1),
+                        phase: app.dataset.phase, mine: app.classList.contains('my-turn'),
+                        hand: Number(app.dataset.hand || 0)}; }"""
+        )
+    )
+
+
+async def test_a_whole_hand_in_the_app(fake: FakeTelegram, tmp_path: Path, browser: Any) -> None:
+    port = free_port()
+    bot = InProcessBot(webapp_settings(fake, tmp_path, port, ai_move_delay=0.1))
+    await bot.start(fake)
+    screens = Screens(tmp_path)
+    try:
+        table, anna, boris = await seated_pair(fake)
+        init_data = sign_init_data(fake.token, anna, time.time())
+        page, outside = await open_app(browser, fake, anna, init_data)
+        loads = []
+        page.on("load", lambda _: loads.append(1))
+        await page.wait_for_selector("#app[data-state='ready']")
+        assert await page.title() == "Пики"
+        assert await page.locator("#hand .card").count() == 13
+        assert await page.locator(".seat").count() == 4
+
+        live_seen = 0  # Boris's chat moves that reached the page without a reload
+        refused = None
+        shots: set[str] = set()
+        app_card = None
+        for _ in range(2000):
+            await fake.wait_idle(quiet=0.05)
+            st = await page_state(page)
+            if st["hand"] > 0:  # the first hand is over
+                break
+            offers = [m for u, m in table.actionable() if u is boris]
+            if offers:
+                msg = offers[0]
+                data = move_buttons(msg)[0] if move_buttons(msg) else None
+                if data is None:
+                    continue
+                await (await fake.press(boris, boris.id, msg.message_id, data)).answer()
+                await seq_above(page, st["seq"])
+                action = action_of(data)
+                if action < 52:  # a card: it lies on the table by Boris's seat
+                    # In the trick, or (the computers led on at once) in the last one.
+                    here = f"[data-seat='1'][data-card='{action}']"
+                    last_of_hand = len(msg.buttons()) <= 2  # his only card, and 🃏 Стол
+                    if not last_of_hand:
+                        await page.locator(
+                            f"#trick .card{here}, #last-trick .mini{here}"
+                        ).first.wait_for(state="attached")
+                else:
+                    bid = page.locator(f".seat[data-seat='1'] .bid[data-bid='{action - 52}']")
+                    await bid.wait_for(state="attached")
+                live_seen += 1
+                continue
+            if not st["mine"]:
+                await asyncio.sleep(0.05)  # the computers, or the stream, are still going
+                continue
+            if st["phase"] == "bid":
+                if "bidding" not in shots:
+                    await screens.both_themes(page, "bidding")
+                    shots.add("bidding")
+                bid = page.locator("#choices .bids button:not(.dim)")
+                assert await page.locator("#choices .bids button").count() == 14
+                await tap(page, bid.nth(min(3, await bid.count() - 1)))
+                await seq_above(page, st["seq"])
+                continue
+            dim = page.locator("#hand .card.dim")
+            if refused is None and await dim.count():
+                haptics = await page.evaluate("window.__haptics.length")
+                await tap(page, dim.first)
+                toast = page.locator("#toast")
+                await toast.wait_for(state="visible")
+                refused = await toast.text_content()
+                assert (await page_state(page))["seq"] == st["seq"]
+                assert "notification:error" in await page.evaluate(
+                    f"window.__haptics.slice({haptics})"
+                )
+            if "mid-trick" not in shots and await page.locator("#trick .card").count() >= 2:
+                await screens.both_themes(page, "mid-trick")
+                shots.add("mid-trick")
+            card = page.locator("#hand .card.playable").first
+            app_card = int(await card.get_attribute("data-card") or -1)
+            chat_before = hand_message(fake, anna).text
+            await tap(page, card)
+            await seq_above(page, st["seq"])
+            # The chat follows the app: the private hand message changes too.
+            await fake.wait_for(
+                lambda before=chat_before: (
+                    (m := hand_message(fake, anna)) is None or m.text != before
+                )
+            )
+        else:
+            raise AssertionError("the hand did not end")
+
+        assert refused in (
+            "Нужно дать масть захода.",
+            "С пики заходить нельзя, пока пики не вскрыты.",
+        )
+        assert app_card is not None and live_seen >= 13
+        assert shots == {"bidding", "mid-trick"}
+        assert not loads  # everything arrived over the stream, no reload
+        assert "impact:medium" in await page.evaluate("window.__haptics")
+        assert not outside, outside  # no CDN: the bot served everything
+        assert any("Сдача 1 сыграна" in t for t in fake.sent_texts(GROUP))
+        for name in ("bidding-light", "bidding-dark", "mid-trick-light", "mid-trick-dark"):
+            assert (screens.dir / f"{name}.png").stat().st_size > 10_000
+    finally:
+        await bot.stop()
+
+
+async def test_the_page_reconnects_and_catches_up(
+    fake: FakeTelegram, tmp_path: Path, browser: Any
+) -> None:
+    port = free_port()
+    settings = webapp_settings(fake, tmp_path, port)
+    bot = InProcessBot(settings)
+    await bot.start(fake)
+    try:
+        table, anna, boris = await seated_pair(fake)
+        page, _ = await open_app(browser, fake, anna, sign_init_data(fake.token, anna, time.time()))
+        url = web_app_url(hand_message(fake, anna))
+        assert url is not None
+        table_id = int(url.rsplit("=", 1)[1])
+        await page.wait_for_selector("#app[data-state='ready']")
+        await fake.wait_idle(quiet=0.05)
+        seq = (await page_state(page))["seq"]
+        # The bot goes away: the page says so and keeps trying.
+        await bot.stop()
+        await page.locator("#conn").wait_for(state="visible")
+        assert await page.locator("#conn").text_content() == (
+            "Связь прервалась — подключаемся снова…"
+        )
+        bot = InProcessBot(settings)
+        await bot.start(fake)
+        await page.locator("#conn").wait_for(state="hidden")
+        # Moves made now (by the chat, and the computers after them) reach the page.
+        for _ in range(100):
+            await fake.wait_idle(quiet=0.05)
+            offers = [m for u, m in table.actionable() if u is boris]
+            if offers:
+                msg = offers[0]
+                await (
+                    await fake.press(boris, boris.id, msg.message_id, move_buttons(msg)[0])
+                ).answer()
+                break
+            st = await page_state(page)
+            if st["mine"]:
+                choice = page.locator("#choices .bids button:not(.dim), #hand .card.playable")
+                await tap(page, choice.first)
+                await seq_above(page, st["seq"])
+        await fake.wait_idle(quiet=0.05)
+        live = await bot.app.registry.get(table_id)
+        assert live is not None
+        con_seq = live.seq
+        await page.wait_for_function(
+            "(seq) => Number(document.getElementById('app').dataset.seq) === seq", arg=con_seq
+        )
+        assert con_seq > seq
+    finally:
+        await bot.stop()
+
+
+async def test_a_stale_sign_in_is_told_in_the_page(
+    fake: FakeTelegram, tmp_path: Path, browser: Any
+) -> None:
+    bot = InProcessBot(webapp_settings(fake, tmp_path, free_port()))
+    await bot.start(fake)
+    try:
+        _, anna, _ = await seated_pair(fake)
+        old = sign_init_data(fake.token, anna, time.time() - 2 * 86400)
+        page, _ = await open_app(browser, fake, anna, old)
+        await page.wait_for_selector("#app[data-state='message']")
+        assert await page.locator("#message").text_content() == (
+            "Вход устарел. Закройте стол и откройте его заново кнопкой «🃏 Стол»."
+        )
+        assert await page.locator("#hand .card").count() == 0
+    finally:
+        await bot.stop()
