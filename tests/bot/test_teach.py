@@ -200,6 +200,50 @@ async def test_the_bulb_shows_a_legal_move_with_a_reason_and_is_counted(
     assert closed and hint_line(closed) == "💡 Подсказок за игру: Анна 1"
 
 
+async def test_the_hint_is_thought_in_the_worker_processes(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """As deployed: the master searches in worker processes (the view, the hint
+    and the review travel there and back)."""
+    running = InProcessBot(
+        settings_for(fake, tmp_path / "spades.db", ai_workers=1, ai_level="master")
+    )
+    await running.start(fake)
+    try:
+        anna = fake.add_user(845, "Анна")
+        table = await open_table(fake, [anna])
+        await turn_on_hints(fake, table, anna)
+        await done_and_start(fake, table, anna)
+        hand = await my_turn(fake, table, anna)
+        data = hint_button(hand)
+        assert data is not None
+        named_move(await popup(fake, anna, anna.id, hand.message_id, data), hand)
+    finally:
+        await running.stop()
+
+
+async def test_the_count_survives_a_restart(fake: FakeTelegram, tmp_path: Path) -> None:
+    """The count is kept in the database, not only in memory."""
+    first = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
+    await first.start(fake)
+    anna = fake.add_user(846, "Анна")
+    table = await open_table(fake, [anna])
+    await turn_on_hints(fake, table, anna)
+    await done_and_start(fake, table, anna)
+    hand = await my_turn(fake, table, anna)
+    data = hint_button(hand)
+    assert data is not None
+    assert (await popup(fake, anna, anna.id, hand.message_id, data)).startswith("💡 Мастер")
+    await first.stop()
+    second = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
+    await second.start(fake)
+    try:
+        await play_moves(table, lambda: hint_line(fake.sent_texts(GROUP)) is not None)
+        assert hint_line(fake.sent_texts(GROUP)) == "💡 Подсказок за игру: Анна 1"
+    finally:
+        await second.stop()
+
+
 async def test_the_game_results_count_the_hints(fake: FakeTelegram, bot: InProcessBot) -> None:
     anna = fake.add_user(851, "Анна")
     table = await open_table(fake, [anna])
