@@ -500,3 +500,51 @@ def test_webapp_settings_are_checked() -> None:
         with pytest.raises(ConfigError) as e:
             load_settings(env_file=None, **base, **bad)
         assert next(iter(bad)).upper() in str(e.value)
+
+
+async def test_face_down_cards_are_opened_from_the_app(fake: FakeTelegram, tmp_path: Path) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/app"
+    bot = InProcessBot(
+        settings_for(
+            fake, tmp_path / "spades.db", webapp_url=base, webapp_listen="127.0.0.1",
+            webapp_port=port,
+        )
+    )  # fmt: skip
+    await bot.start(fake)
+    try:
+        anna = fake.add_user(531, "Анна")
+        fake.add_group(GROUP, "Слепые", members=[anna], admins=[anna])
+        await fake.start_bot(anna)
+        await fake.send_text(anna, GROUP, "/newgame")
+        table = Table(fake, GROUP, [anna])
+        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
+        for button, shown in (("Настройки", "Настройки стола"), ("Слепой ноль", "чикагский")):
+            await (
+                await fake.press_button(anna, table.table_message(), text_contains=button)
+            ).answer()
+            await fake.wait_for(lambda shown=shown: shown in str(table.table_message()))
+        await (
+            await fake.press_button(anna, table.table_message(), text_contains="Готово")
+        ).answer()
+        await fake.wait_for(lambda: "Начать" in str(table.table_message().buttons()))
+        await (
+            await fake.press_button(anna, table.table_message(), text_contains="Начать")
+        ).answer()
+        await fake.wait_for(lambda: hand_messages(fake, anna))
+        url = web_app_url(hand_messages(fake, anna)[0])
+        assert url is not None
+        table_id = int(url.rsplit("=", 1)[1])
+        page = Page(base, sign_init_data(fake.token, anna, time.time()))
+        await fake.wait_idle(quiet=0.05)
+        status, state = await page.state(table_id)
+        assert status == 200 and state["hand"] == [] and state["hidden"] == 13
+        assert state["look"]["text"] == "👀 Открыть карты"
+        status, state = await page.post("api/look", {"t": table_id})
+        assert status == 200 and len(state["hand"]) == 13 and state["look"] is None
+        await fake.wait_for(lambda: "Ваши карты" in hand_messages(fake, anna)[0].text)
+        # Opening twice changes nothing.
+        status, again = await page.post("api/look", {"t": table_id})
+        assert status == 200 and again["hand"] == state["hand"]
+    finally:
+        await bot.stop()

@@ -1,0 +1,135 @@
+"""What the Mini App tells one seat, built from the engine's view: cards face
+down before a blind nil, the club exchange seen only by the two partners."""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from typing import Any
+
+from bot.i18n import Texts, make_core
+from bot.model import LiveTable, TableStatus
+from bot.webapp.state import seat_state
+from engine import BID, BLIND, CLUB, Game
+from engine.game import BIDDING, EXCHANGE, PLAY
+
+NOW = 1_800_000_000.0
+
+
+async def texts() -> partial[str]:
+    core = make_core("ru")
+    await core.startup()
+    return partial(Texts(core), "ru")
+
+
+def table_at(game: Game) -> LiveTable:
+    return LiveTable(
+        table_id=7,
+        chat_id=-100,
+        chat_title="Клуб <по средам>",
+        creator_id=1,
+        status=TableStatus.PLAYING,
+        rules=CLUB,
+        lang="ru",
+        seats=[1, None, 2, None],
+        names={1: "Анна", 2: "Вера & Co"},
+        game_id=3,
+        game=game,
+        due_at=NOW + 60,
+    )
+
+
+def behind_by_150() -> Game:
+    """A club game whose first hand finds North and South 150 behind: they may
+    bid blind nil (and then pass cards)."""
+    g = Game(CLUB, seed=11)
+    d = g.to_dict()
+    d["totals"] = [-150, 0]
+    return Game.from_dict(d)
+
+
+def cards_in(state: dict[str, Any]) -> set[int]:
+    """Every card the answer names, in whatever field."""
+    out = set(state["hand"]) | set(state["playable"])
+    out |= {c for _, c in state["trick"]}
+    if state["exchange"]:
+        ex = state["exchange"]
+        out |= set(ex["picking"]) | set(ex["passed"]) | set(ex["received"])
+    return out
+
+
+async def test_cards_stay_face_down_until_looked_at() -> None:
+    tr = await texts()
+    g = behind_by_150()
+    live = table_at(g)
+    for seat in (0, 2):
+        state = seat_state(tr, live, seat, NOW)
+        assert state["hand"] == [] and state["hidden"] == 13
+        assert cards_in(state) == set()
+        assert state["look"] == {"text": "👀 Открыть карты"}
+        assert state["bids"] == []
+        mine = state["to_move"] == seat
+        assert (state["blind"] is not None) == mine
+        assert state["blind"] is None or state["blind"]["a"] == BLIND
+    live.looked.add(0)
+    state = seat_state(tr, live, 0, NOW)
+    assert sorted(state["hand"]) == g.hand_cards(0) and state["hidden"] == 0
+    assert state["look"] is None and state["blind"] is None
+
+
+async def test_the_exchange_is_seen_by_the_partners_only() -> None:
+    tr = await texts()
+    g = behind_by_150()
+    declarer = None
+    while g.phase is BIDDING:
+        seat = g.to_move
+        if seat % 2 == 0 and declarer is None and g.blind_allowed(seat):
+            declarer = seat
+            g.apply_action(BLIND)
+        else:
+            allowed = g.allowed_bids(seat)
+            g.apply_action(BID + min(allowed, key=lambda b: abs(b - 3)))
+    assert declarer is not None and g.phase is EXCHANGE
+    live = table_at(g)
+    live.looked = {0, 1, 2, 3} - {declarer}
+    partner = (declarer + 2) % 4
+    first = g.legal_actions()[0]
+    g.apply_action(first)
+    live.game = g
+    state = seat_state(tr, live, declarer, NOW)
+    assert state["phase"] == "exchange" and state["my_turn"]
+    assert state["exchange"]["pass_to"] == partner and state["exchange"]["picking"] == [first]
+    assert "Выбрана" in state["lines"]["prompt"]
+    for opponent in ((declarer + 1) % 4, (declarer + 3) % 4):
+        theirs = seat_state(tr, live, opponent, NOW)
+        assert cards_in(theirs) == set(g.hand_cards(opponent)) and theirs["hidden"] == 0
+        assert theirs["exchange"]["picking"] == [] and not theirs["exchange"]["passed"]
+    second = g.legal_actions()[0]
+    g.apply_action(second)
+    live.game = g
+    state = seat_state(tr, live, partner, NOW)
+    assert state["exchange"]["received"] == [first, second]
+    assert state["exchange"]["received_text"].startswith("Вы получили:")
+    while g.phase is EXCHANGE:
+        g.apply_action(g.legal_actions()[0])
+    live.game = g
+    assert g.phase is PLAY
+    for seat in range(4):
+        state = seat_state(tr, live, seat, NOW)
+        own = {c for e in g.exchanges if seat in (e["from"], e["to"]) for c in e["cards"]}
+        assert cards_in(state) <= set(g.hand_cards(seat)) | own
+        text = json.dumps(state, ensure_ascii=False)
+        if seat % 2 != declarer % 2:
+            assert state["exchange"] is None and "отдали" not in text and "получили" not in text
+
+
+async def test_names_and_titles_are_plain_text() -> None:
+    tr = await texts()
+    g = Game(CLUB, seed=5)
+    live = table_at(g)
+    live.paused = True
+    state = seat_state(tr, live, 0, NOW)
+    assert state["seats"][2]["name"] == "Вера & Co"
+    assert "«Клуб <по средам>»" in state["lines"]["status"]  # the group, as typed
+    assert state["due_at"] is None and state["to_move"] == -1 and not state["my_turn"]
+    assert state["score"][0]["line"] == "Анна и Вера & Co: 0 (0 мешков)"
