@@ -11,6 +11,7 @@ tables that differ. Changes that come close together are looked at once
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +54,20 @@ class Watched:
     live: LiveTable
     seen: tuple[Any, ...]
     watchers: set[Watcher] = field(default_factory=set)
+    # The public part of the state as JSON, per language, for the mark it was
+    # built at: the table's seats share it (built once per change, not per seat).
+    built_at: tuple[Any, ...] | None = None
+    public_json: dict[str, str] = field(default_factory=dict)
+
+    def public(self, lang: str, build: Callable[[], str]) -> str:
+        now = mark(self.live)
+        if now != self.built_at:
+            self.built_at = now
+            self.public_json = {}
+        text = self.public_json.get(lang)
+        if text is None:
+            text = self.public_json[lang] = build()
+        return text
 
 
 class Hub:

@@ -42,8 +42,8 @@ from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.webapp.auth import AuthError, Person, authenticate
-from bot.webapp.hub import Hub, mark
-from bot.webapp.state import plain, seat_state
+from bot.webapp.hub import Hub, Watched, mark
+from bot.webapp.state import plain, public_state, seat_part, seat_state
 from bot.webapp.texts import page_texts
 
 log = logging.getLogger(__name__)
@@ -265,6 +265,15 @@ class TableApp:
             raise Refusal(409, e.key, **e.args_) from None
         return await self._after(person, live.table_id)
 
+    def _state_event(self, watched: Watched, person: Person, live: LiveTable, seat: int) -> bytes:
+        """The seat's state as an event: the public part as the table's other
+        streams share it, and the seat's own part, in one JSON object."""
+        tr = partial(self.texts, person.lang)
+        public = watched.public(person.lang, partial(_dumps, public_state, tr, live))
+        own = _dumps(seat_part, tr, live, seat, self.clock.now())
+        data = public[:-1] + "," + own[1:]  # {...public, ...own}
+        return f"id: {live.seq}\nevent: state\ndata: {data}\n\n".encode()
+
     async def _after(self, person: Person, table_id: int) -> web.StreamResponse:
         """The state once the move is committed (the table may have finished)."""
         live, seat = await self._seated(person, table_id)
@@ -316,8 +325,7 @@ class TableApp:
                 now = mark(live)
                 if now != sent:
                     sent = now
-                    state = self._snapshot(person, live, seat)
-                    await response.write(_event("state", state, state["seq"]))
+                    await response.write(self._state_event(watched, person, live, seat))
                 try:
                     await asyncio.wait_for(watcher.wake.wait(), KEEPALIVE)
                 except TimeoutError:
@@ -347,10 +355,14 @@ def _json(data: dict[str, Any]) -> web.Response:
     )
 
 
-def _event(kind: str, data: dict[str, Any], seq: int | None = None) -> bytes:
-    head = f"id: {seq}\n" if seq is not None else ""
+def _event(kind: str, data: dict[str, Any]) -> bytes:
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return f"{head}event: {kind}\ndata: {body}\n\n".encode()
+    return f"event: {kind}\ndata: {body}\n\n".encode()
+
+
+def _dumps(build: Callable[..., dict[str, Any]], *args: Any) -> str:
+    """``build(*args)`` as compact JSON text."""
+    return json.dumps(build(*args), ensure_ascii=False, separators=(",", ":"))
 
 
 def _int(value: object) -> int | None:

@@ -163,7 +163,7 @@ async def test_a_seat_is_told_only_what_it_may_see(fake: FakeTelegram, tmp_path:
         for seat in state["seats"]:
             assert set(seat) == {
                 "name", "place", "computer", "bid", "bid_text", "nil", "blind", "tricks",
-                "cards", "dealer", "me", "partner", "away", "blocked",
+                "cards", "dealer", "away", "blocked",
             }  # fmt: skip
         assert [x["name"] for x in state["seats"]] == [
             "Анна",
@@ -171,7 +171,7 @@ async def test_a_seat_is_told_only_what_it_may_see(fake: FakeTelegram, tmp_path:
             "🤖 Юг",
             "🤖 Запад",
         ]
-        assert state["seats"][2]["partner"] and state["seats"][0]["me"]
+        assert state["seat"] == 0 and state["partner"] == 2
         # No other seat's card label appears in the text of the answer.
         text = json.dumps(state, ensure_ascii=False)
         for c in others:

@@ -99,7 +99,7 @@ async def test_the_exchange_is_seen_by_the_partners_only() -> None:
     state = seat_state(tr, live, declarer, NOW)
     assert state["phase"] == "exchange" and state["my_turn"]
     assert state["exchange"]["pass_to"] == partner and state["exchange"]["picking"] == [first]
-    assert "Выбрана" in state["lines"]["prompt"]
+    assert "Выбрана" in state["prompt"]
     for opponent in ((declarer + 1) % 4, (declarer + 3) % 4):
         theirs = seat_state(tr, live, opponent, NOW)
         assert cards_in(theirs) == set(g.hand_cards(opponent)) and theirs["hidden"] == 0

@@ -272,7 +272,7 @@
     box.replaceChildren();
     for (const side of s.score) {
       const el = document.createElement('div');
-      el.className = 'side' + (side.mine ? ' mine' : '');
+      el.className = 'side' + (side.seats.includes(s.seat) ? ' mine' : '');
       el.title = side.line;
       const who = document.createElement('span');
       who.className = 'who';
@@ -297,8 +297,8 @@
       const seat = s.seats[i];
       const a = seatAngle(i, s.players, s.seat);
       const el = document.createElement('div');
-      el.className = 'seat' + (i === s.to_move ? ' turn' : '') + (seat.me ? ' me' : '')
-        + (seat.partner ? ' partner' : '') + (seat.computer ? ' computer' : '')
+      el.className = 'seat' + (i === s.to_move ? ' turn' : '') + (i === s.seat ? ' me' : '')
+        + (i === s.partner ? ' partner' : '') + (seat.computer ? ' computer' : '')
         + (seat.away ? ' away' : '') + (seat.blocked ? ' blocked' : '');
       el.dataset.seat = String(i);
       el.style.left = (50 + 35 * Math.cos(a)) + '%';
@@ -309,8 +309,8 @@
       const sub = document.createElement('div');
       sub.className = 'sub';
       const tags = [seat.place];
-      if (seat.me) tags.push(word('webapp-you'));
-      else if (seat.partner) tags.push(word('webapp-partner'));
+      if (i === s.seat) tags.push(word('webapp-you'));
+      else if (i === s.partner) tags.push(word('webapp-partner'));
       if (seat.dealer) tags.push(word('webapp-dealer'));
       sub.textContent = tags.join(' · ');
       const stats = document.createElement('div');
@@ -373,7 +373,7 @@
 
   function renderStatus(s) {
     $('turn-line').textContent = s.lines.status || '';
-    $('prompt').textContent = s.lines.prompt || '';
+    $('prompt').textContent = s.prompt || '';
     $('spades-line').textContent = s.phase === 'play' ? s.lines.spades : '';
     $('notes').textContent = (s.lines.notes || []).join(' ');
     tick();
