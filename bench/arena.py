@@ -38,6 +38,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+# This checkout's engine, not the installed project's: an A/B worktree
+# (git worktree add /tmp/base ...) must measure its own code.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.ai import LEVELS, choose_action  # noqa: E402

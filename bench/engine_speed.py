@@ -28,6 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+# This checkout's engine, not the installed project's: an A/B worktree
+# (git worktree add /tmp/base ...) must measure its own code.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.ai.clock import thread_cpu  # noqa: E402

@@ -82,12 +82,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fake_telegram import FakeMessage, FakeTelegram, FakeUser
+
+from engine import BID, BLIND
+
+# The bot runs from this checkout (``python -m bot`` with it as the working
+# directory), so that an A/B worktree measures its own bot; the fake Telegram
+# and the engine's action numbers come from the installed project.
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-
-from fake_telegram import FakeMessage, FakeTelegram, FakeUser  # noqa: E402
-
-from engine import BID, BLIND  # noqa: E402
 
 KINDS = (4, 2, 1)  # people per table, cycling
 SEATS = ("Север", "Восток", "Юг", "Запад")

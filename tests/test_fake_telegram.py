@@ -46,6 +46,7 @@ from aiogram.types import (
 from fake_telegram import FakeTelegram, FakeUser, parse_html
 from fake_telegram import errors as tg
 
+# The bot of the shared ``fake`` fixture (tests/conftest.py): FakeTelegram's defaults.
 BOT_USERNAME = "piki_test_bot"
 BOT_ID = 7_000_000_001
 GROUP_ID = -4001
@@ -109,12 +110,6 @@ def make_bot(fake: FakeTelegram, timeout: float = 60.0) -> Bot:
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(bot_username=BOT_USERNAME, bot_id=BOT_ID) as server:
-        yield server
-
-
-@pytest.fixture
 async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
     client = make_bot(fake)
     yield client
@@ -166,10 +161,10 @@ async def test_wire_format_method_lookup_and_tokens(fake: FakeTelegram, bot: Bot
                 "error_code": 404,
                 "description": "Not Found: method not found",
             }
-        async with http.get(f"{url}/sendPhoto") as resp:
+        async with http.get(f"{url}/sendDocument") as resp:
             assert resp.status == 501  # real method the fake lacks: loud, not a fake 404
     assert fake.tokens == {fake.token, "123:other", f"{BOT_ID}:other"}
-    assert [c.method for c in fake.calls] == ["getMe", "getMe", "getMe", "fooBar", "sendPhoto"]
+    assert [c.method for c in fake.calls] == ["getMe", "getMe", "getMe", "fooBar", "sendDocument"]
 
 
 async def test_wait_for_timeout_explains_itself(fake: FakeTelegram) -> None:

@@ -4,26 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from pathlib import Path
 
 import pytest
-from fake_telegram import FakeTelegram
+from fake_telegram import FakeTelegram, FakeUser
 from harness import InProcessBot, Table, move_buttons, settings_for
 
 GROUP = -1005555
 
 
 @pytest.fixture
-async def fake():
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
-
-
-@pytest.fixture
-async def game(fake: FakeTelegram, tmp_path):
+async def game(
+    fake: FakeTelegram, running_bot: InProcessBot, db_path: Path
+) -> tuple[FakeTelegram, Table, Path, FakeUser]:
     """Two people (North and South) against two computer seats, game started."""
-    db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db))
-    await bot.start(fake)
     anna, boris, outsider = (
         fake.add_user(201, "Анна"),
         fake.add_user(202, "Борис"),
@@ -40,8 +34,7 @@ async def game(fake: FakeTelegram, tmp_path):
     await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
     await fake.wait_for(lambda: table.actionable())
     await fake.wait_idle(quiet=0.05)
-    yield fake, table, db, outsider
-    await bot.stop()
+    return fake, table, db_path, outsider
 
 
 def action_count(db) -> int:

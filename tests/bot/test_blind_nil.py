@@ -2,26 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
 from fake_telegram import FakeTelegram
-from harness import InProcessBot, Table, action_of, play_moves, settings_for
+from harness import Table, action_of, play_moves
 
 GROUP = -1009999
 BLIND = 70
-
-
-@pytest.fixture
-async def fake():
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram, tmp_path):
-    b = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
-    await b.start(fake)
-    yield
-    await b.stop()
 
 
 async def open_table(fake: FakeTelegram, users, preset_club: bool) -> Table:
@@ -44,7 +29,7 @@ async def open_table(fake: FakeTelegram, users, preset_club: bool) -> Table:
     return table
 
 
-async def test_chicago_blind_nil_is_declared_without_seeing_the_cards(fake, bot) -> None:
+async def test_chicago_blind_nil_is_declared_without_seeing_the_cards(fake, running_bot) -> None:
     anna = fake.add_user(501, "Анна")
     table = await open_table(fake, [anna], preset_club=False)
     msg = table.table_message()
@@ -79,7 +64,7 @@ async def test_chicago_blind_nil_is_declared_without_seeing_the_cards(fake, bot)
     await fake.wait_for(lambda: "Ваши карты" in fake.last_message(anna.id).text)
 
 
-async def test_club_blind_nil_exchange_between_partners(fake, bot) -> None:
+async def test_club_blind_nil_exchange_between_partners(fake, running_bot) -> None:
     anna, boris = fake.add_user(511, "Анна"), fake.add_user(512, "Борис")
     table = await open_table(fake, [anna, boris], preset_club=True)
     await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()

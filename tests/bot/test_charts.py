@@ -5,7 +5,6 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
-import pytest
 from fake_telegram import FakeTelegram
 from harness import InProcessBot, Table, play_moves, settings_for
 
@@ -39,12 +38,6 @@ def test_the_chart_is_a_png_of_sensible_size() -> None:
     width, height = png_size(png)
     assert 800 <= width <= 2000 and 500 <= height <= 1500
     assert 10_000 < len(png) < 1_000_000
-
-
-@pytest.fixture
-async def fake():
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
 
 
 async def test_the_group_gets_the_chart_once_at_the_end(fake: FakeTelegram, tmp_path: Path) -> None:

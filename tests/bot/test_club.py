@@ -3,31 +3,15 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
-import pytest
 from fake_telegram import FakeMessage, FakeTelegram
-from harness import InProcessBot, Table, play_moves, settings_for
+from harness import InProcessBot, Table, play_moves
 
 from bot.clock import FakeClock
 from bot.services.afterword import AFTERWORD_SECONDS
 
 GROUP = -1004004
-
-
-@pytest.fixture
-async def fake():
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
-
-
-@pytest.fixture
-async def env(fake: FakeTelegram, tmp_path):
-    clock = FakeClock()
-    db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db), clock=clock)
-    await bot.start(fake)
-    yield fake, clock, db
-    await bot.stop()
 
 
 async def play_game(fake: FakeTelegram, users, seats: dict[int, str] | None = None) -> Table:
@@ -63,8 +47,9 @@ def afterword(fake: FakeTelegram):
     return None
 
 
-async def test_three_games_make_permanent_partners_seated_together(env) -> None:
-    fake, clock, db = env
+async def test_three_games_make_permanent_partners_seated_together(
+    fake: FakeTelegram, clock: FakeClock, clocked_bot: InProcessBot
+) -> None:
     anna, boris = fake.add_user(801, "Анна"), fake.add_user(802, "Борис")
     fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
     for u in (anna, boris):
@@ -109,8 +94,9 @@ def nils_made(db, user_id: int) -> int:
         con.close()
 
 
-async def test_afterword_gestures_and_authority(env) -> None:
-    fake, clock, db = env
+async def test_afterword_gestures_and_authority(
+    fake: FakeTelegram, clock: FakeClock, db_path: Path, clocked_bot: InProcessBot
+) -> None:
     anna, boris, vera = (
         fake.add_user(811, "Анна"),
         fake.add_user(812, "Борис"),
@@ -149,7 +135,7 @@ async def test_afterword_gestures_and_authority(env) -> None:
     for me, name, uid, mate in ((anna, "Борис", boris.id, True), (vera, "Анна", anna.id, False)):
         labels = " ".join(b.text for b in (await choose(me, name)).buttons())
         assert ("отличный партнёр" in labels) == mate
-        assert ("красивый ноль" in labels) == (nils_made(db, uid) > 0)
+        assert ("красивый ноль" in labels) == (nils_made(db_path, uid) > 0)
         await (await fake.press_button(me, picker(fake, me), text_contains="К списку")).answer()
         await fake.wait_for(lambda me=me: "Кому сказать" in picker(fake, me).text)
 
@@ -190,15 +176,16 @@ async def test_afterword_gestures_and_authority(env) -> None:
     await fake.wait_for(lambda: "Авторитет" in fake.sent_texts(GROUP)[-1])
     board = fake.sent_texts(GROUP)[-1]
     assert "Анна — ★2" in board and "Борис — ★2" in board and "Вера — ★0" in board
-    con = sqlite3.connect(db)
+    con = sqlite3.connect(db_path)
     assert con.execute("SELECT COUNT(*) FROM gestures").fetchone()[0] == 4
     con.close()
     await fake.send_text(anna, GROUP, "/profile")
     await fake.wait_for(lambda: "Авторитет: 2" in fake.sent_texts(GROUP)[-1])
 
 
-async def test_forget_me_leaves_no_personal_data(env) -> None:
-    fake, clock, db = env
+async def test_forget_me_leaves_no_personal_data(
+    fake: FakeTelegram, clock: FakeClock, db_path: Path, clocked_bot: InProcessBot
+) -> None:
     uid, name = 987_654_321, "Зинаида-Уникальная"
     zina, boris = fake.add_user(uid, name, username="zina_unique"), fake.add_user(822, "Борис")
     fake.add_group(GROUP, "Клуб", members=[zina, boris], admins=[zina])
@@ -224,7 +211,7 @@ async def test_forget_me_leaves_no_personal_data(env) -> None:
     await fake.wait_for(lambda: "данные удалены" in fake.message(zina.id, confirm.message_id).text)
     await fake.wait_idle(quiet=0.1)
 
-    con = sqlite3.connect(db)
+    con = sqlite3.connect(db_path)
     try:
         found = []
         for (table,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'"):

@@ -25,7 +25,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from harness import BotProcess, Table
 
@@ -36,12 +35,6 @@ from engine.rules import Rules
 GROUP = -1009009
 SEED = 90210
 KILLS = 9
-
-
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
 
 
 def _query(db: Path, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

@@ -17,12 +17,6 @@ HOUR = 3600.0
 GROUP_A, GROUP_B = -1002001, -1002002
 
 
-@pytest.fixture
-async def fake():
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
-
-
 async def open_daily_table(
     fake: FakeTelegram, group: int, title: str, users, seats=("Юг",)
 ) -> Table:

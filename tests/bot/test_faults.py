@@ -53,12 +53,6 @@ CALL_TIMEOUT = 2  # seconds; the bot's default is 30
 
 
 # ---------------------------------------------------------------- fixtures
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
-
-
 @pytest.fixture(autouse=True)
 def keep_sent_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     """The checks read what each message's last row said: the outbox keeps

@@ -117,12 +117,6 @@ COMMANDS = [
 ]
 
 
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
-
-
 def odd_text(rng: random.Random, size: int) -> str:
     parts: list[str] = []
     while sum(map(len, parts)) < size:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sqlite3
 
-import pytest
 from fake_telegram import FakeTelegram
 from harness import InProcessBot, Table, play_moves, settings_for
 
@@ -13,12 +12,6 @@ from engine import Game
 from engine.rules import Rules
 
 GROUP = -1001234
-
-
-@pytest.fixture
-async def fake():
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
 
 
 def game_over(fake: FakeTelegram) -> bool:

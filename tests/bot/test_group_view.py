@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from fake_telegram import FakeTelegram
-from harness import InProcessBot, Table, play_moves, settings_for
+from fake_telegram import FakeTelegram, FakeUser
+from harness import InProcessBot, Table, play_moves
 
 from bot.clock import FakeClock
 from bot.services.replies import GROUP_LOOKUP_SECONDS
@@ -15,16 +13,9 @@ GROUP = -1008201
 
 
 @pytest.fixture
-async def fake():
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
-
-
-@pytest.fixture
-async def game(fake: FakeTelegram, tmp_path: Path):
-    clock = FakeClock()
-    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db"), clock=clock)
-    await bot.start(fake)
+async def game(
+    fake: FakeTelegram, clock: FakeClock, clocked_bot: InProcessBot
+) -> tuple[FakeTelegram, FakeClock, Table, FakeUser, FakeUser]:
     anna, boris = fake.add_user(831, "Анна"), fake.add_user(832, "Борис")
     fake.add_group(GROUP, "Вид", members=[anna, boris], admins=[anna])
     for u in (anna, boris):
@@ -35,8 +26,7 @@ async def game(fake: FakeTelegram, tmp_path: Path):
     await (await fake.press_button(boris, table.table_message(), text_contains="Юг")).answer()
     await fake.wait_for(lambda: "Борис" in table.table_message().text)
     await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
-    yield fake, clock, table, anna, boris
-    await bot.stop()
+    return fake, clock, table, anna, boris
 
 
 def results(fake: FakeTelegram) -> int:

@@ -23,22 +23,6 @@ GROUP = -1007001
 OTHER_GROUP = -1007002
 
 
-@pytest.fixture
-async def fake():
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram, tmp_path: Path):
-    clock = FakeClock()
-    db = tmp_path / "spades.db"
-    running = InProcessBot(settings_for(fake, db), clock=clock)
-    await running.start(fake)
-    yield running, clock, db
-    await running.stop()
-
-
 async def open_table(fake: FakeTelegram, group: int, creator: FakeUser, *others: FakeUser) -> Table:
     """A table in ``group`` with the creator North and ``others`` seated, not started."""
     await fake.send_text(creator, group, "/newgame")
@@ -73,10 +57,11 @@ def snapshot(fake: FakeTelegram, chat_id: int, message_id: int) -> tuple[str, li
 # ---------------------------------------------------------------- forged buttons
 
 
-async def test_a_forged_forget_confirmation_defaces_nothing(fake: FakeTelegram, bot) -> None:
+async def test_a_forged_forget_confirmation_defaces_nothing(
+    fake: FakeTelegram, clocked_bot: InProcessBot, db_path: Path
+) -> None:
     """``f:0``/``f:1`` belong to the /forget_me question in one's own private
     chat: sent on the group's table message they change nothing and erase nobody."""
-    _, _, db = bot
     anna, boris, troll = (
         fake.add_user(301, "Анна"),
         fake.add_user(302, "Борис"),
@@ -100,27 +85,27 @@ async def test_a_forged_forget_confirmation_defaces_nothing(fake: FakeTelegram, 
     assert "устарела" in (answer["text"] or "")
     await fake.wait_idle(quiet=0.1)
     assert snapshot(fake, GROUP, message.message_id) == before
-    users = {r[0] for r in db_rows(db, "SELECT user_id FROM users")}
+    users = {r[0] for r in db_rows(db_path, "SELECT user_id FROM users")}
     assert {301, 302, 303} <= users
 
 
 async def test_the_forget_question_in_another_private_chat_is_refused(
-    fake: FakeTelegram, bot
+    fake: FakeTelegram, clocked_bot: InProcessBot, db_path: Path
 ) -> None:
     """A private message of the bot with a button, pressed with ``f:1`` data: the
     button is not on that message, nothing is erased."""
-    _, _, db = bot
     anna = fake.add_user(311, "Анна")
     await fake.start_bot(anna)
     welcome = await fake.wait_for(lambda: fake.last_message(anna.id))
     answer = await (await fake.press_raw(anna, anna.id, welcome.message_id, "f:1")).answer()
     assert "устарела" in (answer["text"] or "")
     await fake.wait_idle(quiet=0.1)
-    assert db_rows(db, "SELECT user_id FROM users WHERE user_id=311")
+    assert db_rows(db_path, "SELECT user_id FROM users WHERE user_id=311")
 
 
-async def test_only_the_creator_answers_the_cancel_question(fake: FakeTelegram, bot) -> None:
-    _, _, db = bot
+async def test_only_the_creator_answers_the_cancel_question(
+    fake: FakeTelegram, clocked_bot: InProcessBot, db_path: Path
+) -> None:
     anna, boris, troll = (
         fake.add_user(321, "Анна"),
         fake.add_user(322, "Борис"),
@@ -143,16 +128,15 @@ async def test_only_the_creator_answers_the_cancel_question(fake: FakeTelegram, 
         assert answer["text"]
     await fake.wait_idle(quiet=0.1)
     assert snapshot(fake, GROUP, question.message_id) == before
-    assert db_rows(db, "SELECT status FROM tables") == [("playing",)]
+    assert db_rows(db_path, "SELECT status FROM tables") == [("playing",)]
 
 
 # --------------------------------------------------------------- racing commands
 
 
 async def test_newgame_from_many_at_the_same_moment_opens_one_table(
-    fake: FakeTelegram, bot, caplog: pytest.LogCaptureFixture
+    fake: FakeTelegram, clocked_bot: InProcessBot, db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    _, _, db = bot
     people = [fake.add_user(330 + i, f"Игрок{i}") for i in range(6)]
     fake.add_group(GROUP, "Группа", members=people, admins=people[:1])
     for u in people:
@@ -163,7 +147,7 @@ async def test_newgame_from_many_at_the_same_moment_opens_one_table(
         for u in people:
             await fake.send_text(u, GROUP, "/newgame")
         await fake.wait_idle(quiet=0.2)
-    assert db_rows(db, "SELECT COUNT(*) FROM tables") == [(1,)]
+    assert db_rows(db_path, "SELECT COUNT(*) FROM tables") == [(1,)]
     assert not [t for t in fake.sent_texts(GROUP) if "пошло не так" in t]
     assert "IntegrityError" not in caplog.text
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
@@ -172,10 +156,11 @@ async def test_newgame_from_many_at_the_same_moment_opens_one_table(
 # ------------------------------------------------------- other groups' tables
 
 
-async def test_a_table_is_not_described_outside_its_group(fake: FakeTelegram, bot) -> None:
+async def test_a_table_is_not_described_outside_its_group(
+    fake: FakeTelegram, clocked_bot: InProcessBot, db_path: Path
+) -> None:
     """Lookup data with another group's table id, forged onto this group's
     message or onto one Telegram no longer shows: no seats, bids or sheet."""
-    _, _, db = bot
     anna, boris = fake.add_user(341, "Анна-Секрет"), fake.add_user(342, "Борис-Секрет")
     spy = fake.add_user(343, "Шпион")
     fake.add_group(GROUP, "Своя", members=[anna, boris], admins=[anna])
@@ -184,7 +169,7 @@ async def test_a_table_is_not_described_outside_its_group(fake: FakeTelegram, bo
         await fake.start_bot(u)
     secret = await open_table(fake, GROUP, anna, boris)
     await start(fake, secret)
-    (table_id,) = db_rows(db, "SELECT table_id FROM tables WHERE chat_id=?", (GROUP,))[0]
+    (table_id,) = db_rows(db_path, "SELECT table_id FROM tables WHERE chat_id=?", (GROUP,))[0]
     mine = await open_table(fake, OTHER_GROUP, spy)
     spy_message = mine.table_message()
     private_before = len(fake.chat_messages(spy.id))
@@ -207,7 +192,7 @@ async def test_a_table_is_not_described_outside_its_group(fake: FakeTelegram, bo
 # ------------------------------------------------------------------ pop-ups
 
 
-async def test_popups_are_plain_text(fake: FakeTelegram, bot) -> None:
+async def test_popups_are_plain_text(fake: FakeTelegram, clocked_bot: InProcessBot) -> None:
     """A refusal naming the group (paused: the bot was removed) reads the title
     as people wrote it, with no HTML codes."""
     title = 'Fault & <test> "q"'
@@ -251,10 +236,11 @@ def personal_traces(db: Path, uid: int, forms: set[str]) -> list[tuple[str, str,
         con.close()
 
 
-async def test_forget_me_leaves_no_trace_whatever_the_name(fake: FakeTelegram, bot) -> None:
+async def test_forget_me_leaves_no_trace_whatever_the_name(
+    fake: FakeTelegram, clocked_bot: InProcessBot, clock: FakeClock, db_path: Path
+) -> None:
     """A name with quotes and HTML characters, longer than a button label: after
     /forget_me no column holds it (in any escaping) and no answer shows it."""
-    _, clock, db = bot
     uid = 987_650_001
     anna = fake.add_user(uid, TRICKY, username="annabelle_lou")
     boris = fake.add_user(362, "Борис")
@@ -283,7 +269,7 @@ async def test_forget_me_leaves_no_trace_whatever_the_name(fake: FakeTelegram, b
     forms = {TRICKY, html.escape(TRICKY, quote=False), html.escape(TRICKY), TRICKY[:12]}
     forms |= {json.dumps(f, ensure_ascii=False)[1:-1] for f in list(forms)}
     forms |= {"annabelle_lou", 'Ann\\"a', 'Ann"a'}
-    assert personal_traces(db, uid, forms) == []
+    assert personal_traces(db_path, uid, forms) == []
 
     # What the group is shown from now on: lookups, history, the afterword.
     shown_before = len(fake.sent_texts(GROUP))
@@ -300,13 +286,14 @@ async def test_forget_me_leaves_no_trace_whatever_the_name(fake: FakeTelegram, b
                 assert "Ann" not in labels and "Ann" not in m.text, (labels, m.text)
     clock.advance(AFTERWORD_SECONDS + 1)
     await fake.wait_idle(quiet=0.1)
-    assert personal_traces(db, uid, forms) == []
+    assert personal_traces(db_path, uid, forms) == []
 
 
-async def test_forget_me_scrubs_messages_still_queued(fake: FakeTelegram, bot) -> None:
+async def test_forget_me_scrubs_messages_still_queued(
+    fake: FakeTelegram, clocked_bot: InProcessBot, db_path: Path
+) -> None:
     """Rows still waiting in the outbox go out without the name."""
-    running, _, db = bot
-    app = running.app
+    app = clocked_bot.app
     anna = fake.add_user(987_650_002, TRICKY)
     await fake.start_bot(anna)
     await fake.wait_idle(quiet=0.05)
@@ -318,7 +305,7 @@ async def test_forget_me_scrubs_messages_still_queued(fake: FakeTelegram, bot) -
             not_before=10**12,
         )
     await app.db.run_tx(repo.erase_user, anna.id, name_forms({TRICKY}, {None}), "кто-то")
-    (payload,) = db_rows(db, "SELECT payload FROM outbox WHERE chat_id=?", (GROUP,))[0]
+    (payload,) = db_rows(db_path, "SELECT payload FROM outbox WHERE chat_id=?", (GROUP,))[0]
     text = json.loads(payload)["text"]
     assert text == "<b>кто-то</b> и кто-то"
 

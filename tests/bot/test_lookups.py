@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
 from fake_telegram import FakeTelegram
 from harness import InProcessBot, Table, play_moves, settings_for
 
 GROUP = -1003003
 COMMANDS = ("/score", "/turn", "/table", "/info", "/sheet")
-
-
-@pytest.fixture
-async def fake():
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
 
 
 async def ask(fake: FakeTelegram, user, chat: int, command: str) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -13,9 +12,8 @@ from typing import Any
 
 import pytest
 from aiogram import Bot
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from fake_telegram import FakeTelegram
 
 import bot.outbox.queue as outbox_queue
 from bot.config import Settings
@@ -28,12 +26,6 @@ from bot.outbox import (
     forget_key,
 )
 from bot.storage import Database
-
-try:
-    from fake_telegram import FakeTelegram
-except ModuleNotFoundError:  # run on its own, pytest has not put tests/ on sys.path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from fake_telegram import FakeTelegram
 
 GROUP = -4001
 OTHER_GROUP = -4002
@@ -70,31 +62,14 @@ def make_settings(**limits: Any) -> Settings:
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    alice = server.add_user(ALICE, "Алиса")
-    bob = server.add_user(BOB, "Боб")
+def fake(fake: FakeTelegram) -> FakeTelegram:
+    """The shared fake with Alice (who has started the bot) and Bob in two groups."""
+    alice = fake.add_user(ALICE, "Алиса")
+    bob = fake.add_user(BOB, "Боб")
     alice.started_bot = True
-    server.add_group(GROUP, "Стол", members=[alice, bob])
-    server.add_group(OTHER_GROUP, "Другой стол", members=[alice, bob])
-    yield server
-    await server.stop()
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(fake.base_url))
-    client = Bot(fake.token, session=session)
-    yield client
-    await session.close()
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "spades.db")
-    yield database
-    await database.close()
+    fake.add_group(GROUP, "Стол", members=[alice, bob])
+    fake.add_group(OTHER_GROUP, "Другой стол", members=[alice, bob])
+    return fake
 
 
 @pytest.fixture

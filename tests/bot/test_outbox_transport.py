@@ -10,17 +10,13 @@ from __future__ import annotations
 
 import json
 import socket
-import sys
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 from aiogram import Bot
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.session.base import BaseSession
-from aiogram.client.telegram import TelegramAPIServer
+from fake_telegram import FakeTelegram, errors
 
 from bot.outbox.errors import (
     ApiError,
@@ -38,12 +34,6 @@ from bot.outbox.errors import (
     read_answer,
 )
 from bot.outbox.transport import Transport
-
-try:
-    from fake_telegram import FakeTelegram, errors
-except ModuleNotFoundError:  # run on its own, pytest has not put tests/ on sys.path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from fake_telegram import FakeTelegram, errors
 
 GROUP = -4001
 ALICE = 1001
@@ -155,22 +145,12 @@ def test_400_descriptions(
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    alice = server.add_user(ALICE, "Алиса")
+def fake(fake: FakeTelegram) -> FakeTelegram:
+    """The shared fake with Alice, who has started the bot, in a group."""
+    alice = fake.add_user(ALICE, "Алиса")
     alice.started_bot = True
-    server.add_group(GROUP, "Стол", members=[alice])
-    yield server
-    await server.stop()
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(fake.base_url))
-    client = Bot(fake.token, session=session)
-    yield client
-    await session.close()
+    fake.add_group(GROUP, "Стол", members=[alice])
+    return fake
 
 
 async def send(transport: Transport, chat_id: int, text: str = "hello") -> Any:

@@ -3,11 +3,9 @@ that waits gets a ping that does, and the ping goes when the player moves."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import InProcessBot, Table, move_buttons, settings_for
+from harness import InProcessBot, Table, move_buttons
 
 from bot.clock import FakeClock
 
@@ -15,17 +13,10 @@ GROUP = -1008001
 
 
 @pytest.fixture
-async def fake():
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
-
-
-@pytest.fixture
-async def game(fake: FakeTelegram, tmp_path: Path):
+async def game(
+    fake: FakeTelegram, clock: FakeClock, clocked_bot: InProcessBot
+) -> tuple[FakeTelegram, FakeClock, Table, FakeUser]:
     """Anna alone with three computer seats, one minute a move, game started."""
-    clock = FakeClock()
-    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db"), clock=clock)
-    await bot.start(fake)
     anna = fake.add_user(801, "Анна")
     fake.add_group(GROUP, "Пинги", members=[anna], admins=[anna])
     await fake.start_bot(anna)
@@ -33,8 +24,7 @@ async def game(fake: FakeTelegram, tmp_path: Path):
     table = Table(fake, GROUP, [anna])
     await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
     await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
-    yield fake, clock, table, anna
-    await bot.stop()
+    return fake, clock, table, anna
 
 
 def pings(fake: FakeTelegram, user: FakeUser) -> list[FakeMessage]:

@@ -3,27 +3,10 @@ of the game with one's own record."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from fake_telegram import FakeTelegram
-from harness import InProcessBot, Table, play_moves, settings_for
+from harness import Table, play_moves
 
 GROUP = -1008101
-
-
-@pytest.fixture
-async def fake():
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram, tmp_path: Path):
-    running = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
-    await running.start(fake)
-    yield running
-    await running.stop()
 
 
 async def open_club_game(fake: FakeTelegram, users) -> Table:
@@ -53,7 +36,7 @@ def versions(fake: FakeTelegram, chat_id: int) -> list[str]:
     return out
 
 
-async def test_the_trick_just_taken_shows_in_private(fake: FakeTelegram, bot) -> None:
+async def test_the_trick_just_taken_shows_in_private(fake: FakeTelegram, running_bot) -> None:
     anna = fake.add_user(811, "Анна")
     table = await open_club_game(fake, [anna])
     await play_moves(table, lambda: any("Последняя взятка" in t for t in versions(fake, anna.id)))
@@ -61,7 +44,7 @@ async def test_the_trick_just_taken_shows_in_private(fake: FakeTelegram, bot) ->
     assert "взял(а)" in shown and "Ваши карты" in shown
 
 
-async def test_each_player_gets_the_result_in_private(fake: FakeTelegram, bot) -> None:
+async def test_each_player_gets_the_result_in_private(fake: FakeTelegram, running_bot) -> None:
     anna, boris = fake.add_user(821, "Анна"), fake.add_user(822, "Борис")
     table = await open_club_game(fake, [anna, boris])
     await play_moves(table, lambda: "Победа" in table.table_message().text)

@@ -7,7 +7,6 @@ import json
 import sqlite3
 import sys
 
-import pytest
 from fake_telegram import FakeTelegram
 from harness import ROOT, BotProcess, InProcessBot, Table, play_moves, settings_for
 
@@ -15,12 +14,6 @@ from engine import Game
 from engine.rules import Rules
 
 GROUP = -1007777
-
-
-@pytest.fixture
-async def fake():
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
 
 
 def actions(db) -> list[int]:

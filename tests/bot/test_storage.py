@@ -22,13 +22,6 @@ from bot.storage.migrations import MIGRATIONS, apply_migrations
 TABLES = {"users", "tables", "seats", "games", "actions", "messages", "outbox"}
 
 
-@pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "spades.db")
-    yield database
-    await database.close()
-
-
 async def _scalar(db: Database, sql: str, args: tuple = ()) -> object:
     row = await db.fetchone(sql, args)
     assert row is not None

@@ -4,25 +4,10 @@ from __future__ import annotations
 
 import sqlite3
 
-import pytest
 from fake_telegram import FakeTelegram
 from harness import InProcessBot, Table, play_moves, settings_for
 
 GROUP = -1008888
-
-
-@pytest.fixture
-async def fake():
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram, tmp_path):
-    b = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
-    await b.start(fake)
-    yield tmp_path / "spades.db"
-    await b.stop()
 
 
 async def new_table(fake: FakeTelegram, *users) -> Table:
@@ -57,7 +42,7 @@ async def play_solo_game(fake: FakeTelegram) -> None:
     assert "Победа" in text
 
 
-async def test_options_screen_cycles_values_and_refuses_clashes(fake, bot) -> None:
+async def test_options_screen_cycles_values_and_refuses_clashes(fake, running_bot) -> None:
     anna, boris = fake.add_user(411, "Анна"), fake.add_user(412, "Борис")
     table = await new_table(fake, anna, boris)
     # Only the creator opens the settings.
@@ -97,7 +82,7 @@ async def test_options_screen_cycles_values_and_refuses_clashes(fake, bot) -> No
     assert "1000 очков" in rules and "чикагский" in rules and "3, каждый за себя" in rules
 
 
-async def test_cancel_needs_rights_and_confirmation(fake, bot) -> None:
+async def test_cancel_needs_rights_and_confirmation(fake, running_bot) -> None:
     anna, boris = fake.add_user(421, "Анна"), fake.add_user(422, "Борис")
     table = await new_table(fake, anna, boris)
     await fake.send_text(boris, GROUP, "/cancel")
@@ -124,7 +109,7 @@ async def test_cancel_needs_rights_and_confirmation(fake, bot) -> None:
     await fake.wait_for(lambda: "Новый стол" in fake.last_message(GROUP).text)
 
 
-async def test_leave_hands_the_seat_to_the_computer(fake, bot) -> None:
+async def test_leave_hands_the_seat_to_the_computer(fake, running_bot) -> None:
     anna, boris = fake.add_user(431, "Анна"), fake.add_user(432, "Борис")
     table = await new_table(fake, anna, boris)
     await (await fake.press_button(boris, table.table_message(), text_contains="Юг")).answer()
@@ -139,7 +124,7 @@ async def test_leave_hands_the_seat_to_the_computer(fake, bot) -> None:
     await play_moves(table, lambda: "Взятка 2 из 13" in table.table_message().text)
 
 
-async def test_score_and_help(fake, bot) -> None:
+async def test_score_and_help(fake, running_bot) -> None:
     anna = fake.add_user(441, "Анна")
     fake.add_group(GROUP, "Группа", members=[anna], admins=[anna])
     await fake.send_text(anna, GROUP, "/score")
@@ -160,7 +145,9 @@ async def test_score_and_help(fake, bot) -> None:
     )
 
 
-async def test_blocked_player_the_group_is_told_and_the_game_waits(fake, bot) -> None:
+async def test_blocked_player_the_group_is_told_and_the_game_waits(
+    fake, running_bot, db_path
+) -> None:
     anna, boris = fake.add_user(451, "Анна"), fake.add_user(452, "Борис")
     table = await new_table(fake, anna, boris)
     await (await fake.press_button(boris, table.table_message(), text_contains="Восток")).answer()
@@ -169,7 +156,7 @@ async def test_blocked_player_the_group_is_told_and_the_game_waits(fake, bot) ->
     await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
     await fake.wait_for(lambda: any("не может получать карты" in t for t in fake.sent_texts(GROUP)))
     await fake.wait_for(lambda: "не получает сообщения" in table.table_message().text)
-    con = sqlite3.connect(bot)
+    con = sqlite3.connect(db_path)
     assert con.execute("SELECT blocked FROM users WHERE user_id=?", (boris.id,)).fetchone()[0] == 1
     con.close()
     # Boris comes back: his hand arrives and the game goes on.
@@ -184,7 +171,7 @@ async def test_blocked_player_the_group_is_told_and_the_game_waits(fake, bot) ->
     await play_moves(table, lambda: "Взятка 2 из 13" in table.table_message().text)
 
 
-async def test_english_speaking_player_reads_english(fake, bot) -> None:
+async def test_english_speaking_player_reads_english(fake, running_bot) -> None:
     anna = fake.add_user(461, "Anna", language_code="en")
     boris = fake.add_user(462, "Борис")
     table = await new_table(fake, boris, anna)

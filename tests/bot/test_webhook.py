@@ -5,7 +5,6 @@ the secret can post an update."""
 from __future__ import annotations
 
 import socket
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -17,12 +16,6 @@ from test_table_flow import play_solo_game
 from bot.config import ConfigError, Settings, load_settings, webhook_secret
 
 GROUP = -1007777
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
 
 
 def free_port() -> int:

@@ -11,7 +11,9 @@ Typical use::
         reply = await fake.wait_for(lambda: fake.last_message(alice.id))
 """
 
+from .driving import CallbackPress
 from .errors import ApiError
+from .faults import FAULT_KINDS
 from .markup import parse_html, utf16_len
 from .models import (
     Button,
@@ -24,7 +26,7 @@ from .models import (
     MessageVersion,
     RateLimits,
 )
-from .server import FAULT_KINDS, CallbackPress, FakeTelegram
+from .server import FakeTelegram
 
 __all__ = [
     "FAULT_KINDS",

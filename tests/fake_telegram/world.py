@@ -122,10 +122,10 @@ class World:
             chat_id = int(raw)
         except (TypeError, ValueError):
             raise bad_request(errors.CHAT_NOT_FOUND) from None
-        chat = self.chats.get(chat_id)
-        if chat is None:
+        found = self.chats.get(chat_id)
+        if found is None:
             raise bad_request(errors.CHAT_NOT_FOUND)
-        return chat
+        return found
 
     def access(self, raw_chat_id: Any, *, write: bool) -> FakeChat:
         """The chat, if the bot may act there; otherwise the error Telegram would give.
