@@ -50,8 +50,10 @@ async def test_each_player_gets_the_result_in_private(fake: FakeTelegram, runnin
     await play_moves(table, lambda: "Победа" in table.table_message().text)
     await fake.wait_idle(quiet=0.1)
     for user in (anna, boris):
-        last = fake.sent_texts(user.id)[-1]
-        assert "«История»: игра окончена" in last, last
+        # The result, then the afterword's picker after it.
+        results = [t for t in fake.sent_texts(user.id) if "«История»: игра окончена" in t]
+        assert len(results) == 1, fake.sent_texts(user.id)[-3:]
+        last = results[0]
         assert "Победа:" in last and "Ваша игра:" in last and "/newgame" in last
         assert ("Вы победили" in last) != ("не вышло" in last)
     # One minus sign everywhere: results print totals with the ASCII one.
