@@ -314,7 +314,12 @@ def main() -> None:
     ap.add_argument("--rules", default="classic", help='preset name or JSON like {"preset":"club"}')
     ap.add_argument("--budget-ms", type=int, default=None, help="search budget per decision")
     ap.add_argument("--max-hands", type=int, default=80, help="cut a game after this many hands")
-    ap.add_argument("--out", default=None, help="also write the table to this file")
+    ap.add_argument(
+        "--out",
+        default=None,
+        help="also write the table to this file (rewritten after every deal: a long run cut"
+        " short leaves the table of the deals played)",
+    )
     args = ap.parse_args()
     if args.players != 4 and ("/" in args.x or "/" in args.y):
         raise SystemExit("mixed teams need four players")
@@ -332,6 +337,11 @@ def main() -> None:
     with multiprocessing.Pool(workers) as pool:
         for i, r in enumerate(pool.imap_unordered(play_deal, tasks), 1):
             results.append(r)
+            if args.out and i < deals:
+                so_far = report(results, args.x, args.y, cmd, args.players)
+                Path(args.out).write_text(
+                    f"(so far: {i} of {deals} deals)\n{so_far}\n", encoding="utf-8"
+                )
             if i % 5 == 0 or i == deals:
                 print(f"… {i}/{deals} deals, {time.perf_counter() - start:.0f} s", file=sys.stderr)
     text = report(results, args.x, args.y, cmd, args.players)
