@@ -33,6 +33,11 @@ instead of the bot. Change them with --group-per-minute, --private-per-second,
 --global-per-second. Button throttling is off (--press-limit): the simulated
 people press several times a second at a table with computer seats.
 
+Mini App (``--app``): the app open on every person's seat the whole run, its
+event stream (Server-Sent Events) read by ``bench/app_clients.py``; the same
+figures, plus events and bytes received and each event's delivery lag. Run
+it beside a run without ``--app`` to see what open apps cost.
+
 ``--profile FILE`` runs the bot under cProfile and writes the stats to FILE.
 
 Storage (``--storage``): the database file's size (and its WAL's), the
@@ -82,6 +87,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app_clients import AppClients
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 
 from engine import BID, BLIND
@@ -404,6 +410,7 @@ async def run(args: argparse.Namespace) -> None:
     async with FakeTelegram(bot_username="piki_load_bot") as fake:
         load = Load(fake, random.Random(args.seed), think=args.think)
         load.hook()
+        app = AppClients(fake) if args.app else None  # --app: the Mini App's streams
         env = {
             **os.environ,
             "BOT_TOKEN": fake.token,
@@ -419,6 +426,8 @@ async def run(args: argparse.Namespace) -> None:
             # times a second at a table with computer seats: no mashing guard.
             "PRESS_LIMIT": str(args.press_limit),
         }
+        if app is not None:
+            env.update(app.env())
         cmd = [sys.executable, "-m", "bot"]
         if args.profile:
             cmd = [sys.executable, "-c", PROFILED_BOT, args.profile]
@@ -437,9 +446,15 @@ async def run(args: argparse.Namespace) -> None:
                 await asyncio.gather(*(open_table(load, i, sem) for i in batch))
                 series.append((batch[-1] + 1, rss_kib(proc.pid)))
             setup_s = time.perf_counter() - t0
+            if app is not None:
+                for person in load.people.values():
+                    app.watch(person.user)
+                await app.ready(120)
             await asyncio.sleep(args.warmup)
 
             load.measuring = True
+            if app is not None:
+                app.start_measuring()
             if args.profile:
                 proc.send_signal(signal.SIGUSR1)
             since = len(fake.calls)
@@ -469,6 +484,8 @@ async def run(args: argparse.Namespace) -> None:
             if args.storage:
                 stored.append(storage(db, elapsed, detail=True))
             load.measuring = False
+            if app is not None:
+                app.measuring = False
             if args.profile:
                 proc.send_signal(signal.SIGUSR2)
                 await asyncio.sleep(1.0)
@@ -476,6 +493,8 @@ async def run(args: argparse.Namespace) -> None:
             peak = rss_kib(proc.pid, "VmHWM")
             sweeper.cancel()
         finally:
+            if app is not None:
+                await app.close()
             proc.send_signal(signal.SIGTERM)
             try:
                 proc.wait(30)
@@ -530,6 +549,8 @@ async def run(args: argparse.Namespace) -> None:
         f" per step {', '.join(f'{x:.0f}' for x in per_table)} KiB"
     )
     print(f"answers: {dict(load.answers.most_common(6))}")
+    if app is not None:
+        print(app.summary(elapsed))
     if stored:
         print_storage(stored, moves, hour_window() if args.hour_equivalent else None)
     for line in (tmp / "bot.log").read_text(errors="replace").splitlines():
@@ -596,6 +617,11 @@ def main() -> None:
     p.add_argument("--private-per-second", type=float, default=0)
     p.add_argument("--global-per-second", type=float, default=0)
     p.add_argument("--press-limit", type=int, default=0, help="PRESS_LIMIT (0: off)")
+    p.add_argument(
+        "--app",
+        action="store_true",
+        help="the Mini App open on every person's seat: its event stream (bench/app_clients.py)",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--profile", help="run the bot under cProfile, stats to this file")
     p.add_argument(

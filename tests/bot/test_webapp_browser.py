@@ -242,10 +242,13 @@ async def tap(page: Any, locator: Any) -> None:
 
 
 async def seq_above(page: Any, seq: int) -> None:
-    """Until the page shows a state after move ``seq`` (the page runs under a
-    CSP without eval: a function, not a string to evaluate)."""
+    """Until the page shows a state after move ``seq`` and has the answer to
+    its own move (the stream may bring the new state first; a tap while a
+    move is on its way is dropped, as a double tap should be)."""
     await page.wait_for_function(
-        "(seq) => Number(document.getElementById('app').dataset.seq) > seq", arg=seq
+        "(seq) => { const app = document.getElementById('app');"
+        " return Number(app.dataset.seq) > seq && !app.dataset.busy; }",
+        arg=seq,
     )
 
 

@@ -163,11 +163,13 @@
 
   // ------------------------------------------------------------------ moves
   async function send(path, body) {
-    if (busy || !state) return;
+    if (busy || !state) return; // one move at a time: a tap while one is on its way is dropped
     busy = true;
+    app.dataset.busy = '1';
     haptic('select');
     const result = await call(path, { t: state.table, game: state.game, seq: state.seq, ...body });
     busy = false;
+    delete app.dataset.busy;
     if (result.ok && result.data) {
       haptic('move');
       render(result.data);
