@@ -201,17 +201,33 @@ def deadline_text(tr: Tr, table: LiveTable, now: float) -> str | None:
     return tr("deadline-live", pace=duration(tr, table.pace))
 
 
+_LOOKUPS = (("score", "turn", "table"), ("info", "sheet"))
+# Built keyboards by table and labels: the same five buttons go under every
+# render of a table, and building aiogram's models and packing their data
+# took half a millisecond a render (bench/load.py --profile). Read-only once made.
+_lookup_keyboards: dict[tuple[int, tuple[str, ...]], InlineKeyboardMarkup] = {}
+_LOOKUP_KEYBOARDS_MAX = 4096
+
+
 def lookup_keyboard(tr: Tr, table: LiveTable) -> InlineKeyboardMarkup:
     t = table.table_id
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [
-                InlineKeyboardButton(text=tr(f"btn-q-{k}"), callback_data=LookupCb(t=t, k=k).pack())
-                for k in row
+    labels = tuple(tr(f"btn-q-{k}") for row in _LOOKUPS for k in row)
+    keyboard = _lookup_keyboards.get((t, labels))
+    if keyboard is None:
+        text = iter(labels)
+        keyboard = InlineKeyboardMarkup(
+            inline_keyboard=[
+                [
+                    InlineKeyboardButton(text=next(text), callback_data=LookupCb(t=t, k=k).pack())
+                    for k in row
+                ]
+                for row in _LOOKUPS
             ]
-            for row in (("score", "turn", "table"), ("info", "sheet"))
-        ]
-    )
+        )
+        if len(_lookup_keyboards) >= _LOOKUP_KEYBOARDS_MAX:
+            _lookup_keyboards.clear()
+        _lookup_keyboards[(t, labels)] = keyboard
+    return keyboard
 
 
 def game_table(

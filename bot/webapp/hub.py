@@ -19,8 +19,9 @@ from bot.model import LiveTable
 from bot.services.live import Registry
 
 # Seconds between a change and the pass that wakes the streams: moves made
-# within it reach the page together, well inside the second people expect.
-SCAN_DELAY = 0.03
+# within it reach the page together, well inside the second people expect
+# (a tenth of a second: under load the computer's quick moves go as one event).
+SCAN_DELAY = 0.1
 
 
 def mark(live: LiveTable) -> tuple[Any, ...]:

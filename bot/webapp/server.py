@@ -327,7 +327,9 @@ class TableApp:
                     sent = now
                     await response.write(self._state_event(watched, person, live, seat))
                 try:
-                    await asyncio.wait_for(watcher.wake.wait(), KEEPALIVE)
+                    # asyncio.timeout, not wait_for: no task of its own per wait.
+                    async with asyncio.timeout(KEEPALIVE):
+                        await watcher.wake.wait()
                 except TimeoutError:
                     await response.write(b": keep-alive\n\n")
         except ConnectionError:
