@@ -224,19 +224,25 @@ async def open_app(
 async def tap(page: Any, locator: Any) -> None:
     """A finger on the part of the element that shows (a fanned card is
     mostly under its neighbour, and turned): the first point of its box where
-    the element is on top."""
-    point = await page.evaluate(
-        """(el) => {
-            const r = el.getBoundingClientRect();
-            for (let y = r.top + 3; y < r.bottom; y += 3)
-              for (let x = r.left + 2; x < r.right; x += 2) {
-                const hit = document.elementFromPoint(x, y);
-                if (hit && (hit === el || el.contains(hit))) return [x, y];
-              }
-            return null;
-        }""",
-        await locator.element_handle(),
-    )
+    the element is on top. A state arriving meanwhile draws the hand anew
+    (the element found is then detached): the locator is resolved again."""
+    point = None
+    for _ in range(20):
+        point = await page.evaluate(
+            """(el) => {
+                const r = el.getBoundingClientRect();
+                for (let y = r.top + 3; y < r.bottom; y += 3)
+                  for (let x = r.left + 2; x < r.right; x += 2) {
+                    const hit = document.elementFromPoint(x, y);
+                    if (hit && (hit === el || el.contains(hit))) return [x, y];
+                  }
+                return null;
+            }""",
+            await locator.element_handle(),
+        )
+        if point is not None:
+            break
+        await asyncio.sleep(0.05)
     assert point is not None, "the element is nowhere on top"
     await page.touchscreen.tap(point[0], point[1])
 
