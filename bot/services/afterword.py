@@ -15,7 +15,7 @@ from bot.outbox import enqueue_put, enqueue_send
 from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
-from bot.storage import repo
+from bot.storage import repo_club
 from bot.storage.db import Conn
 from bot.views.club import KINDS, MENU, NAMES, afterword_message, afterword_picker, fitting
 
@@ -53,7 +53,7 @@ class AfterwordService:
         if len([uid for uid in live.seats if uid is not None]) < 2:
             return
         now = self.ctx.clock.now()
-        await repo.open_afterword(
+        await repo_club.open_afterword(
             conn, live.game_id, live.table_id, live.chat_id, now + AFTERWORD_SECONDS
         )
         text, markup = afterword_message(
@@ -87,12 +87,12 @@ class AfterwordService:
     async def pick(self, game_id: int, user_id: int, to_seat: int, index: int) -> str | None:
         """A press in someone's picker: the names, one player's gestures, or a
         gesture sent. Returns the toast key (None: nothing to say)."""
-        aw = await repo.get_afterword(self.ctx.db, game_id)
+        aw = await repo_club.get_afterword(self.ctx.db, game_id)
         if aw is None:
             raise UserError("err-stale")
         table_id = aw["table_id"]
         async with self.reg.lock(table_id):
-            aw = await repo.get_afterword(self.ctx.db, game_id)
+            aw = await repo_club.get_afterword(self.ctx.db, game_id)
             if aw is None or aw["closed"] or self.ctx.clock.now() >= aw["closes_at"]:
                 raise UserError("err-afterword-closed")
             live = await self.reg.get(table_id)
@@ -111,7 +111,7 @@ class AfterwordService:
                 if index != MENU:
                     toast = await self._send(live, me, to_seat, index)
                     choosing = NAMES
-            sent = await repo.gestures_of_game(self.ctx.db, game_id)
+            sent = await repo_club.gestures_of_game(self.ctx.db, game_id)
             async with self.ctx.db.tx() as conn:
                 await self._picker(conn, live, me, user_id, sent, choosing, True)
                 if toast is not None:
@@ -125,7 +125,7 @@ class AfterwordService:
         to_user, from_user = live.seats[to], live.seats[me]
         assert to_user is not None and from_user is not None and live.game_id is not None
         async with self.ctx.db.tx() as conn:
-            added = await repo.add_gesture(
+            added = await repo_club.add_gesture(
                 conn, live.game_id, from_user, to_user, KINDS[index], self.ctx.clock.now()
             )
         if not added:
@@ -144,11 +144,11 @@ class AfterwordService:
     async def refresh(self, game_id: int, table_id: int) -> None:
         """The open afterword shown anew everywhere (someone asked to be forgotten)."""
         async with self.reg.lock(table_id):
-            aw = await repo.get_afterword(self.ctx.db, game_id)
+            aw = await repo_club.get_afterword(self.ctx.db, game_id)
             live = await self.reg.get(table_id)
             if aw is None or aw["closed"] or live is None or live.game_id != game_id:
                 return
-            sent = await repo.gestures_of_game(self.ctx.db, game_id)
+            sent = await repo_club.gestures_of_game(self.ctx.db, game_id)
             async with self.ctx.db.tx() as conn:
                 await self._group(conn, live, sent, True)
                 for seat, uid in self._people(live):
@@ -158,7 +158,7 @@ class AfterwordService:
     async def close_due(self, now: float) -> float | None:
         """Close the afterwords whose time is over; the next closing moment."""
         while True:
-            aw = await repo.next_afterword_close(self.ctx.db)
+            aw = await repo_club.next_afterword_close(self.ctx.db)
             if aw is None:
                 return None
             if aw["closes_at"] > now:
@@ -168,9 +168,9 @@ class AfterwordService:
     async def _close(self, game_id: int, table_id: int) -> None:
         async with self.reg.lock(table_id):
             live = await self.reg.get(table_id)
-            sent = await repo.gestures_of_game(self.ctx.db, game_id)
+            sent = await repo_club.gestures_of_game(self.ctx.db, game_id)
             async with self.ctx.db.tx() as conn:
-                await repo.close_afterword(conn, game_id)
+                await repo_club.close_afterword(conn, game_id)
                 if live is not None and live.game_id == game_id:
                     await self._group(conn, live, sent, False)
                     for seat, uid in self._people(live):

@@ -20,7 +20,7 @@ from bot.outbox import enqueue_send
 from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.thinking import worker_pool
-from bot.storage import repo
+from bot.storage import repo, repo_charts
 from bot.storage.db import Conn
 from bot.tasks import cancel_and_wait
 from bot.views.chart import chart_data
@@ -39,7 +39,7 @@ class ChartService:
     async def game_over(self, conn: Conn, live: LiveTable) -> None:
         """A finish hook of ``PlayService``: the chart is owed to the group."""
         assert live.game_id is not None
-        await repo.add_chart_job(conn, live.game_id, live.chat_id)
+        await repo_charts.add_chart_job(conn, live.game_id, live.chat_id)
         self._due = True
 
     def wake(self) -> None:
@@ -49,7 +49,7 @@ class ChartService:
             self._runner = asyncio.create_task(self._run())
 
     async def _run(self) -> None:
-        for game_id, chat_id in await repo.chart_jobs(self.ctx.db):
+        for game_id, chat_id in await repo_charts.chart_jobs(self.ctx.db):
             try:
                 await self._send_job(game_id, chat_id)
             except asyncio.CancelledError:
@@ -69,7 +69,7 @@ class ChartService:
             if photo is not None:
                 caption, png = photo
                 await enqueue_send(conn, chat_id, caption, photo=png, disable_notification=True)
-            await repo.drop_chart_job(conn, game_id)
+            await repo_charts.drop_chart_job(conn, game_id)
         self.ctx.outbox.wake()
 
     async def for_person(self, table_id: int, user_id: int, chat_id: int, locale: str) -> str:

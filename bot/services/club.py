@@ -16,7 +16,7 @@ from bot.services import render
 from bot.services.afterword import AfterwordService
 from bot.services.live import Registry
 from bot.services.play import PlayService
-from bot.storage import repo
+from bot.storage import repo, repo_club, repo_privacy
 from bot.storage.db import Conn
 from bot.views.club import BUTTON_NAME
 from engine.scoring import sides
@@ -47,7 +47,7 @@ class ClubService:
             a, b = (live.seats[s] for s in members)
             if a is None or b is None:
                 continue
-            if await repo.add_partner_game(conn, a, b, v.winner == side, now):
+            if await repo_club.add_partner_game(conn, a, b, v.winner == side, now):
                 await self._announce_partners(conn, live, a, b)
 
     async def _announce_partners(self, conn: Conn, live: LiveTable, a: int, b: int) -> None:
@@ -62,8 +62,8 @@ class ClubService:
     async def profile(self, user_id: int, name: str, locale: str) -> str:
         tr = partial(self.ctx.texts, locale)
         stats = await repo.user_stats(self.ctx.db, user_id)
-        auth = (await repo.authority(self.ctx.db, [user_id])).get(user_id, 0)
-        partners = await repo.permanent_partners(self.ctx.db, user_id)
+        auth = (await repo_club.authority(self.ctx.db, [user_id])).get(user_id, 0)
+        partners = await repo_club.permanent_partners(self.ctx.db, user_id)
         return tr(
             "profile",
             name=esc(name),
@@ -79,7 +79,7 @@ class ClubService:
 
     async def partners(self, user_id: int, locale: str) -> str:
         tr = partial(self.ctx.texts, locale)
-        rows = await repo.permanent_partners(self.ctx.db, user_id)
+        rows = await repo_club.permanent_partners(self.ctx.db, user_id)
         if not rows:
             return tr("partners-none", need=PERMANENT_AFTER)
         users = await repo.get_users(self.ctx.db, [r["partner"] for r in rows])
@@ -98,7 +98,7 @@ class ClubService:
 
     async def authority_list(self, chat_id: int, locale: str) -> str:
         tr = partial(self.ctx.texts, locale)
-        rows = await repo.chat_members_by_authority(self.ctx.db, chat_id)
+        rows = await repo_club.chat_members_by_authority(self.ctx.db, chat_id)
         if not rows:
             return tr("authority-empty")
         lines = [tr("authority-title")]
@@ -131,7 +131,7 @@ class ClubService:
                         await self.play.schedule(conn, live)
                     await render.table_message(conn, self.reg, live)
             self.play.kick(row.table_id)
-        afterwords = await repo.open_afterwords_of(self.ctx.db, user_id)
+        afterwords = await repo_club.open_afterwords_of(self.ctx.db, user_id)
         # The name we stored may be older than the one Telegram shows now.
         stored = await repo.get_user(self.ctx.db, user_id)
         forms = name_forms(
@@ -139,7 +139,7 @@ class ClubService:
             {username, stored.username if stored else None},
         )
         replacement = self.ctx.texts(self.ctx.settings.default_lang, "afterword-someone")
-        await self.ctx.db.run_tx(repo.erase_user, user_id, forms, replacement)
+        await self.ctx.db.run_tx(repo_privacy.erase_user, user_id, forms, replacement)
         await self.reg.drop_person(user_id)
         self.ctx.texts.clear()  # formatted lines may hold the name
         for game_id, table_id in afterwords:  # its buttons named the person

@@ -18,7 +18,7 @@ from bot.clock import Clock
 from bot.i18n import Texts
 from bot.model import LiveTable, TableStatus, rules_from_json
 from bot.pace import is_daily
-from bot.storage import repo
+from bot.storage import repo, repo_club, repo_teaching
 from bot.storage.db import Database
 from engine import Game
 
@@ -125,7 +125,9 @@ class Registry:
                 live.game_id = game_row.game_id
                 live.game = Game.replay(live.rules, game_row.seed, actions, game_row.first_dealer)
                 if live.hints:
-                    live.hint_counts = await repo.hint_counts(self.ctx.db, game_row.game_id)
+                    live.hint_counts = await repo_teaching.hint_counts(
+                        self.ctx.db, game_row.game_id
+                    )
                 live.looked = await repo.looked_seats(
                     self.ctx.db, game_row.game_id, live.game.hand_no
                 )
@@ -140,7 +142,7 @@ class Registry:
     async def refresh_names(self, live: LiveTable) -> None:
         ids = [uid for uid in live.seats if uid is not None]
         users = await repo.get_users(self.ctx.db, ids)
-        live.authority = await repo.authority(self.ctx.db, ids)
+        live.authority = await repo_club.authority(self.ctx.db, ids)
         live.blocked = set()
         for seat, uid in enumerate(live.seats):
             if uid is None:

@@ -16,7 +16,7 @@ from bot.model import LiveTable, TableStatus
 from bot.outbox import enqueue_delete, enqueue_put, enqueue_repost, enqueue_send
 from bot.pace import is_daily
 from bot.services.live import Registry
-from bot.storage import repo
+from bot.storage import repo_tail
 from bot.storage.db import Conn
 from bot.views.common import Tr, public
 from bot.views.hand import hand_message
@@ -86,8 +86,8 @@ BURIED_UNDER = 2
 async def buried(reg: Registry, live: LiveTable) -> Repost | None:
     """Whether the table message has sunk out of view (read before a change's
     transaction: it is a read, and the move's transaction is one trip)."""
-    old = await repo.message_of(reg.ctx.db, table_key(live.table_id))
-    tail = await repo.group_tail(reg.ctx.db, live.chat_id)
+    old = await repo_tail.message_of(reg.ctx.db, table_key(live.table_id))
+    tail = await repo_tail.group_tail(reg.ctx.db, live.chat_id)
     if old is None or tail is None or tail - old < BURIED_UNDER:
         return None
     return Repost(old)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from bot.outbox import Markup, enqueue_delete, enqueue_edit, enqueue_send
 from bot.services.live import Registry
-from bot.storage import repo
+from bot.storage import repo_tail
 
 # A lookup answered in a group is deleted after this long: read by then, and
 # the table message stays near the bottom of the chat.
@@ -44,7 +44,7 @@ class Replies:
             if passing and chat_id < 0:
                 key = f"passing:{chat_id}:{secrets.token_hex(8)}"
                 deadline = self.ctx.clock.now() + GROUP_LOOKUP_SECONDS
-                await repo.add_expiring(conn, key, chat_id, deadline)
+                await repo_tail.add_expiring(conn, key, chat_id, deadline)
             await enqueue_send(conn, chat_id, text, markup, key=key, reply_to=to_message)
         self.ctx.outbox.wake()
         if key is not None and self.on_expiring is not None:
@@ -52,13 +52,13 @@ class Replies:
 
     async def expire_due(self, now: float) -> float | None:
         """Delete the passing answers whose time is up; the next such moment."""
-        while due := await repo.due_expiring(self.ctx.db, now):
+        while due := await repo_tail.due_expiring(self.ctx.db, now):
             async with self.ctx.db.tx() as conn:
                 for key, chat_id in due:
                     await enqueue_delete(conn, chat_id, key)
-                await repo.drop_expiring(conn, [key for key, _ in due])
+                await repo_tail.drop_expiring(conn, [key for key, _ in due])
             self.ctx.outbox.wake()
-        return await repo.next_expiring(self.ctx.db)
+        return await repo_tail.next_expiring(self.ctx.db)
 
     async def edit(self, chat_id: int, message_id: int, text: str, markup: Markup = None) -> None:
         """The message a button was pressed on now shows ``text``."""

@@ -15,7 +15,7 @@ from bot.services import render
 from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
-from bot.storage import repo
+from bot.storage import repo, repo_club, repo_tail
 from bot.storage.db import Conn
 from bot.views.table import OPTION_VALUES
 from engine import EngineError
@@ -68,7 +68,7 @@ class TableService:
         existing = await self.reg.live_in_chat(chat_id)
         if existing is not None:
             # Bring the table message to the bottom of the chat instead of a second table.
-            old = await repo.message_of(self.ctx.db, render.table_key(existing.table_id))
+            old = await repo_tail.message_of(self.ctx.db, render.table_key(existing.table_id))
             async with self.reg.lock(existing.table_id), self.ctx.db.tx() as conn:
                 await render.table_message(
                     conn,
@@ -136,7 +136,7 @@ class TableService:
         """A permanent partner already seated? Sit opposite them if that seat is free."""
         if live.players != 4:
             return wanted
-        partners = {r["partner"] for r in await repo.permanent_partners(self.ctx.db, user_id)}
+        partners = {r["partner"] for r in await repo_club.permanent_partners(self.ctx.db, user_id)}
         for seat, uid in enumerate(live.seats):
             if uid in partners:
                 opposite = (seat + 2) % 4
@@ -163,7 +163,7 @@ class TableService:
         self, live: LiveTable, seat: int, user_id: int | None, person: Person | None = None
     ) -> None:
         if user_id is not None:
-            live.authority.update(await repo.authority(self.ctx.db, [user_id]))
+            live.authority.update(await repo_club.authority(self.ctx.db, [user_id]))
         async with self.ctx.db.tx() as conn:
             if user_id is not None:
                 old = live.seat_of(user_id)

@@ -22,7 +22,7 @@ from bot.model import LiveTable, TableStatus, rules_from_json
 from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
-from bot.storage import repo
+from bot.storage import repo_teaching
 from bot.views.hand import blind_pending
 from bot.views.teach import review_text
 from engine import BLIND, Game, view
@@ -99,7 +99,7 @@ class TeachService:
             if now is None or now.game_id != game_id or now.seq != seq:
                 raise UserError("err-stale")  # moved on while the master thought
             async with self.ctx.db.tx() as conn:
-                if await repo.add_hint_use(conn, game_id, seat, seq):
+                if await repo_teaching.add_hint_use(conn, game_id, seat, seq):
                     now.hint_counts[seat] = now.hint_counts.get(seat, 0) + 1
         return HintAnswer(str(v.phase), found.action, found.reason, blind_call)
 
@@ -162,14 +162,16 @@ class TeachService:
         """The user's most recent finished hand in which they moved themselves,
         among their latest games."""
         best: ReviewTarget | None = None
-        for cand in await repo.review_candidates(self.ctx.db, user_id, REVIEW_GAMES):
+        for cand in await repo_teaching.review_candidates(self.ctx.db, user_id, REVIEW_GAMES):
             found = await self._last_hand(cand, user_id)
             if found is not None and (best is None or found.ended_at > best.ended_at):
                 best = found
         return best
 
-    async def _last_hand(self, cand: repo.ReviewCandidate, user_id: int) -> ReviewTarget | None:
-        rows = await repo.game_action_rows(self.ctx.db, cand.game.game_id)
+    async def _last_hand(
+        self, cand: repo_teaching.ReviewCandidate, user_id: int
+    ) -> ReviewTarget | None:
+        rows = await repo_teaching.game_action_rows(self.ctx.db, cand.game.game_id)
         if not rows:
             return None
         rules = rules_from_json(cand.game.rules_json)

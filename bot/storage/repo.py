@@ -7,7 +7,6 @@ together.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -64,12 +63,12 @@ def storable(n: int) -> bool:
     return _MIN_ID <= n <= _MAX_ID
 
 
-async def _exec(conn: Conn, sql: str, args: Any = ()) -> None:
+async def execute(conn: Conn, sql: str, args: Any = ()) -> None:
     """One write of the caller's transaction, sent along with its next trip."""
     await defer(conn, sql, args)
 
 
-async def _insert(conn: Conn, sql: str, args: Any = ()) -> int:
+async def insert(conn: Conn, sql: str, args: Any = ()) -> int:
     """An insert whose new row id the caller needs (one trip of its own)."""
     return (await statement(conn, sql, args))[0]
 
@@ -84,7 +83,7 @@ async def upsert_user(
     started: bool = False,
 ) -> None:
     """Remember a user's name; ``started`` marks that they wrote to the bot privately."""
-    await _exec(
+    await execute(
         conn,
         "INSERT INTO users(user_id, first_name, username, lang, started, blocked, updated_at)"
         " VALUES (?, ?, ?, ?, ?, 0, ?)"
@@ -98,7 +97,7 @@ async def upsert_user(
 
 
 async def set_blocked(conn: Conn, user_id: int) -> None:
-    await _exec(
+    await execute(
         conn,
         "UPDATE users SET blocked=1, started=0, updated_at=? WHERE user_id=?",
         (time.time(), user_id),
@@ -118,7 +117,7 @@ def _user(row: sqlite3.Row) -> UserRow:
 
 
 async def set_quiet(conn: Conn, user_id: int, quiet: bool) -> None:
-    await _exec(
+    await execute(
         conn,
         "UPDATE users SET quiet=?, updated_at=? WHERE user_id=?",
         (int(quiet), time.time(), user_id),
@@ -193,20 +192,20 @@ async def create_table(
     lang: str,
 ) -> int:
     now = time.time()
-    table_id = await _insert(
+    table_id = await insert(
         conn,
         "INSERT INTO tables(chat_id, chat_title, creator_id, status, rules_json, players, lang,"
         " created_at, updated_at) VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?)",
         (chat_id, title, creator_id, rules_json, players, lang, now, now),
     )
     for seat in range(players):
-        await _exec(conn, "INSERT INTO seats(table_id, seat) VALUES (?, ?)", (table_id, seat))
+        await execute(conn, "INSERT INTO seats(table_id, seat) VALUES (?, ?)", (table_id, seat))
     return table_id
 
 
 async def update_table(conn: Conn, table_id: int, **fields: Any) -> None:
     cols = ", ".join(f"{k}=?" for k in fields)
-    await _exec(
+    await execute(
         conn,
         f"UPDATE tables SET {cols}, updated_at=? WHERE table_id=?",
         (*fields.values(), time.time(), table_id),
@@ -218,7 +217,7 @@ async def move_tables_to_chat(conn: Conn, old: int, new: int) -> None:
 
     OR IGNORE: should the new chat already have a live table, both stay intact.
     """
-    await _exec(
+    await execute(
         conn,
         "UPDATE OR IGNORE tables SET chat_id=?, updated_at=? WHERE chat_id=?",
         (new, time.time(), old),
@@ -227,9 +226,9 @@ async def move_tables_to_chat(conn: Conn, old: int, new: int) -> None:
 
 async def resize_seats(conn: Conn, table_id: int, players: int) -> None:
     """Seat count follows the rules' player count; people beyond it stand up."""
-    await _exec(conn, "DELETE FROM seats WHERE table_id=? AND seat>=?", (table_id, players))
+    await execute(conn, "DELETE FROM seats WHERE table_id=? AND seat>=?", (table_id, players))
     for seat in range(players):
-        await _exec(
+        await execute(
             conn,
             "INSERT OR IGNORE INTO seats(table_id, seat) VALUES (?, ?)",
             (table_id, seat),
@@ -249,7 +248,7 @@ async def get_away(db: Database, table_id: int) -> set[int]:
 
 
 async def set_away(conn: Conn, table_id: int, seat: int, away: bool) -> None:
-    await _exec(
+    await execute(
         conn, "UPDATE seats SET away=? WHERE table_id=? AND seat=?", (int(away), table_id, seat)
     )
 
@@ -262,19 +261,19 @@ async def get_timeouts(db: Database, table_id: int) -> dict[int, int]:
 
 
 async def set_timeouts(conn: Conn, table_id: int, seat: int, n: int) -> None:
-    await _exec(
+    await execute(
         conn, "UPDATE seats SET timeouts=? WHERE table_id=? AND seat=?", (n, table_id, seat)
     )
 
 
 async def set_seat(conn: Conn, table_id: int, seat: int, user_id: int | None) -> None:
-    await _exec(
+    await execute(
         conn, "UPDATE seats SET user_id=? WHERE table_id=? AND seat=?", (user_id, table_id, seat)
     )
 
 
 # ----------------------------------------------------------------- games
-def _game(row: sqlite3.Row) -> GameRow:
+def game_row(row: sqlite3.Row) -> GameRow:
     return GameRow(
         row["game_id"],
         row["table_id"],
@@ -289,7 +288,7 @@ def _game(row: sqlite3.Row) -> GameRow:
 async def create_game(
     conn: Conn, table_id: int, seed: int, rules_json: str, first_dealer: int
 ) -> int:
-    return await _insert(
+    return await insert(
         conn,
         "INSERT INTO games(table_id, seed, rules_json, first_dealer, status, started_at)"
         " VALUES (?, ?, ?, ?, 'playing', ?)",
@@ -301,7 +300,7 @@ async def last_game(db: Database, table_id: int) -> GameRow | None:
     row = await db.fetchone(
         "SELECT * FROM games WHERE table_id=? ORDER BY game_id DESC LIMIT 1", (table_id,)
     )
-    return _game(row) if row else None
+    return game_row(row) if row else None
 
 
 async def game_actions(db: Database, game_id: int) -> list[int]:
@@ -319,12 +318,12 @@ async def append_action(
 ) -> None:
     """The event log is the truth: (game_id, seq) is the primary key, so a
     second writer of the same move number fails instead of forking the game."""
-    await _exec(
+    await execute(
         conn,
         "INSERT INTO actions(game_id, seq, seat, action, by_user, at) VALUES (?, ?, ?, ?, ?, ?)",
         (game_id, seq, seat, action, by_user, time.time()),
     )
-    await _exec(conn, "UPDATE games SET seq=? WHERE game_id=?", (seq + 1, game_id))
+    await execute(conn, "UPDATE games SET seq=? WHERE game_id=?", (seq + 1, game_id))
 
 
 async def end_game(
@@ -334,12 +333,12 @@ async def end_game(
     winner: int | None,
     totals_json: str | None = None,
 ) -> None:
-    await _exec(
+    await execute(
         conn,
         "UPDATE games SET status=?, winner=?, finished_at=?, totals_json=? WHERE game_id=?",
         (status, winner, time.time(), totals_json, game_id),
     )
-    await _exec(conn, "DELETE FROM deadlines WHERE game_id=?", (game_id,))
+    await execute(conn, "DELETE FROM deadlines WHERE game_id=?", (game_id,))
 
 
 # ----------------------------------------------------------------- looks
@@ -352,7 +351,7 @@ async def looked_seats(db: Database, game_id: int, hand_no: int) -> set[int]:
 
 
 async def add_look(conn: Conn, game_id: int, hand_no: int, seat: int) -> None:
-    await _exec(
+    await execute(
         conn,
         "INSERT OR IGNORE INTO looks(game_id, hand_no, seat) VALUES (?, ?, ?)",
         (game_id, hand_no, seat),
@@ -378,7 +377,7 @@ async def set_deadline(
     due_at: float,
     remind_at: float | None,
 ) -> None:
-    await _exec(
+    await execute(
         conn,
         "INSERT INTO deadlines(game_id, seq, seat, due_at, remind_at, reminders)"
         " VALUES (?, ?, ?, ?, ?, 0) ON CONFLICT(game_id) DO UPDATE SET seq=excluded.seq,"
@@ -388,7 +387,7 @@ async def set_deadline(
 
 
 async def clear_deadline(conn: Conn, game_id: int) -> None:
-    await _exec(conn, "DELETE FROM deadlines WHERE game_id=?", (game_id,))
+    await execute(conn, "DELETE FROM deadlines WHERE game_id=?", (game_id,))
 
 
 async def get_deadline(db: Database, game_id: int) -> Deadline | None:
@@ -411,7 +410,7 @@ async def next_deadline(db: Database) -> Deadline | None:
 
 
 async def reminder_sent(conn: Conn, game_id: int, reminders: int, remind_at: float | None) -> None:
-    await _exec(
+    await execute(
         conn,
         "UPDATE deadlines SET reminders=?, remind_at=? WHERE game_id=?",
         (reminders, remind_at, game_id),
@@ -420,7 +419,7 @@ async def reminder_sent(conn: Conn, game_id: int, reminders: int, remind_at: flo
 
 async def shift_deadlines(conn: Conn, seconds: float) -> None:
     """Downtime of the bot is not the players' time: every deadline moves."""
-    await _exec(
+    await execute(
         conn,
         "UPDATE deadlines SET due_at=due_at+?, remind_at=remind_at+? ",
         (seconds, seconds),
@@ -433,7 +432,7 @@ async def get_meta(db: Database, key: str) -> str | None:
 
 
 async def set_meta(conn: Conn, key: str, value: str) -> None:
-    await _exec(
+    await execute(
         conn,
         "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
         (key, value),
@@ -448,7 +447,7 @@ async def save_results(
 ) -> None:
     """Per seat: (seat, user, won, hands, contracts bid, made, nils bid, made)."""
     for seat, user_id, won, hands, cb, cm, nb, nm in rows:
-        await _exec(
+        await execute(
             conn,
             "INSERT OR REPLACE INTO results(game_id, seat, user_id, won, hands, contracts_bid,"
             " contracts_made, nils_bid, nils_made) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -491,290 +490,3 @@ async def game_table(db: Database, game_id: int) -> int | None:
         return None
     row = await db.fetchone("SELECT table_id FROM games WHERE game_id=?", (game_id,))
     return row["table_id"] if row else None
-
-
-# ------------------------------------------------------------------ club
-def pair(a: int, b: int) -> tuple[int, int]:
-    return (a, b) if a < b else (b, a)
-
-
-async def add_partner_game(conn: Conn, a: int, b: int, won: bool, now: float) -> bool:
-    """Count a finished game together; True when this one made them permanent."""
-    x, y = pair(a, b)
-    await _exec(
-        conn,
-        "INSERT INTO partners(a, b, games, wins) VALUES (?, ?, 1, ?)"
-        " ON CONFLICT(a, b) DO UPDATE SET games=games+1, wins=wins+excluded.wins",
-        (x, y, int(won)),
-    )
-    row = await conn.fetchone(
-        "SELECT games, permanent_since FROM partners WHERE a=? AND b=?", (x, y)
-    )
-    if row is not None and row[0] >= 3 and row[1] is None:
-        await _exec(conn, "UPDATE partners SET permanent_since=? WHERE a=? AND b=?", (now, x, y))
-        return True
-    return False
-
-
-async def permanent_partners(db: Database, user_id: int) -> list[sqlite3.Row]:
-    return await db.fetchall(
-        "SELECT CASE WHEN a=? THEN b ELSE a END AS partner, games, wins, permanent_since"
-        " FROM partners WHERE (a=? OR b=?) AND permanent_since IS NOT NULL"
-        " ORDER BY games DESC",
-        (user_id, user_id, user_id),
-    )
-
-
-async def open_afterword(
-    conn: Conn, game_id: int, table_id: int, chat_id: int, closes_at: float
-) -> None:
-    await _exec(
-        conn,
-        "INSERT OR IGNORE INTO afterwords(game_id, table_id, chat_id, closes_at)"
-        " VALUES (?, ?, ?, ?)",
-        (game_id, table_id, chat_id, closes_at),
-    )
-
-
-async def get_afterword(db: Database, game_id: int) -> sqlite3.Row | None:
-    if not storable(game_id):
-        return None
-    return await db.fetchone("SELECT * FROM afterwords WHERE game_id=?", (game_id,))
-
-
-async def open_afterwords_of(db: Database, user_id: int) -> list[tuple[int, int]]:
-    """(game, table) of the open afterwords at tables where the user sits."""
-    rows = await db.fetchall(
-        "SELECT a.game_id, a.table_id FROM afterwords a JOIN seats s ON s.table_id=a.table_id"
-        " WHERE a.closed=0 AND s.user_id=?",
-        (user_id,),
-    )
-    return [(r[0], r[1]) for r in rows]
-
-
-async def next_afterword_close(db: Database) -> sqlite3.Row | None:
-    return await db.fetchone("SELECT * FROM afterwords WHERE closed=0 ORDER BY closes_at LIMIT 1")
-
-
-async def close_afterword(conn: Conn, game_id: int) -> None:
-    await _exec(conn, "UPDATE afterwords SET closed=1 WHERE game_id=?", (game_id,))
-
-
-async def add_gesture(
-    conn: Conn, game_id: int, from_user: int, to_user: int, kind: str, at: float
-) -> bool:
-    """False when this gesture was already sent (once per game, per pair, per kind)."""
-    added = await conn.execute(
-        "INSERT OR IGNORE INTO gestures(game_id, from_user, to_user, kind, at)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (game_id, from_user, to_user, kind, at),
-    )
-    return added == 1
-
-
-async def gestures_of_game(db: Database, game_id: int) -> list[sqlite3.Row]:
-    return await db.fetchall(
-        "SELECT from_user, to_user, kind FROM gestures WHERE game_id=? ORDER BY id", (game_id,)
-    )
-
-
-async def authority(db: Database, user_ids: list[int]) -> dict[int, int]:
-    """Gestures received: a warm afterword is the only way Authority grows."""
-    if not user_ids:
-        return {}
-    marks = ",".join("?" * len(user_ids))
-    rows = await db.fetchall(
-        f"SELECT to_user, COUNT(*) AS n FROM gestures WHERE to_user IN ({marks}) GROUP BY to_user",
-        user_ids,
-    )
-    return {r["to_user"]: r["n"] for r in rows}
-
-
-async def chat_members_by_authority(
-    db: Database, chat_id: int, limit: int = 20
-) -> list[sqlite3.Row]:
-    """Everyone who has sat at a table of this group, by Authority."""
-    return await db.fetchall(
-        "SELECT u.user_id, u.first_name,"
-        " (SELECT COUNT(*) FROM gestures g WHERE g.to_user=u.user_id) AS authority"
-        " FROM users u WHERE u.user_id IN ("
-        "  SELECT s.user_id FROM seats s JOIN tables t ON t.table_id=s.table_id"
-        "  WHERE t.chat_id=? AND s.user_id IS NOT NULL)"
-        " ORDER BY authority DESC, u.first_name LIMIT ?",
-        (chat_id, limit),
-    )
-
-
-_FORGET_USER = (
-    "DELETE FROM users WHERE user_id=?",
-    "UPDATE results SET user_id=NULL WHERE user_id=?",
-    "UPDATE seats SET user_id=NULL, away=0, timeouts=0 WHERE user_id=?",
-    "UPDATE actions SET by_user=NULL WHERE by_user=?",
-    "UPDATE tables SET creator_id=0 WHERE creator_id=?",
-    "DELETE FROM partners WHERE a=? OR b=?",
-    "DELETE FROM gestures WHERE to_user=?",
-    "UPDATE OR IGNORE gestures SET from_user=NULL WHERE from_user=?",
-    "DELETE FROM outbox WHERE chat_id=?",
-    "DELETE FROM messages WHERE chat_id=?",
-)
-
-
-def erase_user(raw: sqlite3.Connection, user_id: int, forms: list[str], replacement: str) -> None:
-    """Erase a person (``db.run_tx``): their rows go, finished games keep
-    results without them, and no queued or kept message text names them.
-
-    Messages already sent are kept only for diagnosis: they all go (a name
-    may be cut anywhere in them, with a partner's name before it). Those
-    still to be sent go out with ``replacement`` in place of each of
-    ``forms`` (every way a text may hold the person, longest first).
-    Payloads are JSON, so a name with ``"`` or ``\\`` is stored escaped: each
-    form is looked for as JSON writes it, and replaced in the decoded text.
-    """
-    for sql in _FORGET_USER:
-        raw.execute(sql, (user_id,) * sql.count("?"))
-    raw.execute("DELETE FROM outbox WHERE status != 'pending'")
-    ids: set[int] = set()
-    for form in forms:
-        encoded = json.dumps(form, ensure_ascii=False)[1:-1]
-        ids.update(
-            r[0]
-            for r in raw.execute("SELECT id FROM outbox WHERE instr(payload, ?) > 0", (encoded,))
-        )
-    for row_id in sorted(ids):
-        (payload,) = raw.execute("SELECT payload FROM outbox WHERE id=?", (row_id,)).fetchone()
-        data = _without(json.loads(payload), forms, replacement)
-        raw.execute(
-            "UPDATE outbox SET payload=? WHERE id=?",
-            (json.dumps(data, ensure_ascii=False, separators=(",", ":")), row_id),
-        )
-
-
-def _without(value: Any, forms: list[str], replacement: str) -> Any:
-    """A decoded payload with the forms replaced in every ``text`` (the
-    message's and each button's); button data and the rest stay as they are."""
-    if isinstance(value, list):
-        return [_without(v, forms, replacement) for v in value]
-    if not isinstance(value, dict):
-        return value
-    out = {}
-    for key, v in value.items():
-        if key == "text" and isinstance(v, str):
-            for form in forms:
-                v = v.replace(form, replacement)
-            out[key] = v
-        else:
-            out[key] = _without(v, forms, replacement)
-    return out
-
-
-# ------------------------------------------------------- the group's tail
-async def group_tail(db: Database, chat_id: int) -> int | None:
-    """The newest message the bot sent in this group, as far as it knows."""
-    row = await db.fetchone("SELECT message_id FROM group_tail WHERE chat_id=?", (chat_id,))
-    return int(row[0]) if row else None
-
-
-async def message_of(db: Database, key: str) -> int | None:
-    """The message id remembered under an outbox key."""
-    row = await db.fetchone("SELECT message_id FROM messages WHERE key=?", (key,))
-    return int(row[0]) if row else None
-
-
-async def add_expiring(conn: Conn, key: str, chat_id: int, delete_at: float) -> None:
-    await _exec(
-        conn,
-        "INSERT OR REPLACE INTO expiring(key, chat_id, delete_at) VALUES (?, ?, ?)",
-        (key, chat_id, delete_at),
-    )
-
-
-async def due_expiring(db: Database, now: float, limit: int = 100) -> list[tuple[str, int]]:
-    rows = await db.fetchall(
-        "SELECT key, chat_id FROM expiring WHERE delete_at <= ? ORDER BY delete_at LIMIT ?",
-        (now, limit),
-    )
-    return [(str(r[0]), int(r[1])) for r in rows]
-
-
-async def next_expiring(db: Database) -> float | None:
-    row = await db.fetchone("SELECT MIN(delete_at) FROM expiring")
-    return float(row[0]) if row and row[0] is not None else None
-
-
-async def drop_expiring(conn: Conn, keys: list[str]) -> None:
-    for key in keys:
-        await _exec(conn, "DELETE FROM expiring WHERE key=?", (key,))
-
-
-# ------------------------------------------------------------- teaching
-async def add_hint_use(conn: Conn, game_id: int, seat: int, seq: int) -> bool:
-    """Count a hint shown to ``seat`` at move ``seq``; False when that one was
-    counted already (the same 💡 pressed again)."""
-    added = await conn.execute(
-        "INSERT OR IGNORE INTO hint_uses(game_id, seat, seq) VALUES (?, ?, ?)",
-        (game_id, seat, seq),
-    )
-    return added == 1
-
-
-async def hint_counts(db: Database, game_id: int) -> dict[int, int]:
-    """Hints shown per seat in a game."""
-    rows = await db.fetchall(
-        "SELECT seat, COUNT(*) AS n FROM hint_uses WHERE game_id=? GROUP BY seat", (game_id,)
-    )
-    return {r["seat"]: r["n"] for r in rows}
-
-
-@dataclass(slots=True)
-class ReviewCandidate:
-    """A game at a table where the user sits, newest activity first."""
-
-    game: GameRow
-    seat: int
-
-
-async def review_candidates(db: Database, user_id: int, limit: int = 3) -> list[ReviewCandidate]:
-    """Games at the tables the user sits at (finished ones keep their seats),
-    the most recently moved in first."""
-    rows = await db.fetchall(
-        "SELECT g.*, s.seat AS my_seat,"
-        " (SELECT MAX(at) FROM actions a WHERE a.game_id=g.game_id) AS last_at"
-        " FROM seats s JOIN games g ON g.table_id=s.table_id"
-        " WHERE s.user_id=? ORDER BY last_at IS NULL, last_at DESC, g.game_id DESC LIMIT ?",
-        (user_id, limit),
-    )
-    return [ReviewCandidate(_game(r), int(r["my_seat"])) for r in rows]
-
-
-@dataclass(slots=True)
-class ActionRow:
-    seat: int
-    action: int
-    by_user: int | None
-    at: float
-
-
-async def game_action_rows(db: Database, game_id: int) -> list[ActionRow]:
-    """The whole action log of a game, with who made each move and when."""
-    rows = await db.fetchall(
-        "SELECT seat, action, by_user, at FROM actions WHERE game_id=? ORDER BY seq", (game_id,)
-    )
-    return [ActionRow(r["seat"], r["action"], r["by_user"], r["at"]) for r in rows]
-
-
-# ---------------------------------------------------------------- charts
-async def add_chart_job(conn: Conn, game_id: int, chat_id: int) -> None:
-    await _exec(
-        conn,
-        "INSERT OR IGNORE INTO chart_jobs(game_id, chat_id, created_at) VALUES (?, ?, ?)",
-        (game_id, chat_id, time.time()),
-    )
-
-
-async def chart_jobs(db: Database) -> list[tuple[int, int]]:
-    rows = await db.fetchall("SELECT game_id, chat_id FROM chart_jobs ORDER BY created_at")
-    return [(int(r[0]), int(r[1])) for r in rows]
-
-
-async def drop_chart_job(conn: Conn, game_id: int) -> None:
-    await _exec(conn, "DELETE FROM chart_jobs WHERE game_id=?", (game_id,))

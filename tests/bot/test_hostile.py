@@ -17,7 +17,7 @@ from bot.clock import FakeClock
 from bot.outbox import enqueue_send
 from bot.services.afterword import AFTERWORD_SECONDS
 from bot.services.club import name_forms
-from bot.storage import repo
+from bot.storage import repo_privacy
 
 GROUP = -1007001
 OTHER_GROUP = -1007002
@@ -304,7 +304,7 @@ async def test_forget_me_scrubs_messages_still_queued(
             f"<b>{html.escape(TRICKY, quote=False)}</b> и {TRICKY[:12]}",
             not_before=10**12,
         )
-    await app.db.run_tx(repo.erase_user, anna.id, name_forms({TRICKY}, {None}), "кто-то")
+    await app.db.run_tx(repo_privacy.erase_user, anna.id, name_forms({TRICKY}, {None}), "кто-то")
     (payload,) = db_rows(db_path, "SELECT payload FROM outbox WHERE chat_id=?", (GROUP,))[0]
     text = json.loads(payload)["text"]
     assert text == "<b>кто-то</b> и кто-то"
