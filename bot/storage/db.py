@@ -10,7 +10,7 @@ nothing. Only a power cut or kernel crash before the next checkpoint's
 our requirement, so NORMAL is enough and avoids an ``fsync`` per move; pass
 ``synchronous="FULL"`` to :meth:`Database.open` to also survive power loss.
 
-Threads: each connection has exactly one thread (:class:`_Worker`) that runs
+Threads: each connection has exactly one thread (:class:`Worker`) that runs
 the functions sent to it, in the order they were sent; nothing else touches
 the connection. The module owns these threads rather than using aiosqlite:
 aiosqlite's public API costs a trip to its thread per statement (two for
@@ -26,7 +26,7 @@ holding the write lock is waited out: SQLite's ``busy_timeout`` first, then
 retries with backoff for up to ``lock_wait`` seconds, so a few seconds of
 external locking (a backup, ``sqlite3`` in a shell) never loses a move.
 
-One process per database: :meth:`Database.open` takes an exclusive ``flock``
+One process per database (``process_lock.py``): :meth:`Database.open` takes an exclusive ``flock``
 on ``<database>.lock`` and holds it until :meth:`Database.close`; the kernel
 drops it when the process dies (``kill -9`` too). A second bot on the same
 file gets :class:`DatabaseInUseError` instead of answering every update again.
@@ -45,18 +45,15 @@ lock.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import fcntl
 import logging
-import os
-import queue
 import sqlite3
-import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import parse_qs, unquote, urlsplit
+
+from bot.storage.process_lock import ProcessLock, database_file
+from bot.storage.threads import Worker, connector
 
 log = logging.getLogger(__name__)
 
@@ -70,176 +67,11 @@ class DatabaseBusyError(sqlite3.OperationalError):
     """Another process kept the database locked for longer than we are willing to wait."""
 
 
-class DatabaseInUseError(RuntimeError):
-    """Another process has this database open: one bot, one process, one database."""
-
-    def __init__(self, path: str, holder: str) -> None:
-        self.path = path
-        self.holder = holder  # the other process's id, as it wrote it ('' if unknown)
-        who = f"process {holder}" if holder else "another process"
-        super().__init__(f"database {path} is already in use by {who}")
-
-
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
     code = getattr(exc, "sqlite_errorcode", None)
     if code is not None:
         return (code & 0xFF) in _BUSY_CODES
     return "locked" in str(exc) or "busy" in str(exc)
-
-
-# ------------------------------------------------------------ the threads
-_Job = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
-
-
-def _deliver(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
-    """On the event loop: a job's outcome to whoever still waits for it."""
-    if future.done():  # the caller was cancelled; the job ran all the same
-        return
-    if ok:
-        future.set_result(value)
-    else:
-        future.set_exception(value)
-
-
-class _Worker:
-    """One sqlite3 connection and the one thread that ever uses it.
-
-    :meth:`run` queues ``fn(connection, *args)`` at once (not at the first
-    ``await``), and the thread runs jobs strictly in that order; a caller that
-    stops waiting (cancelled) does not take its job back. So a ``ROLLBACK``
-    sent after a statement whose caller was cancelled still runs after it.
-    """
-
-    def __init__(self, name: str, connect: Callable[[], sqlite3.Connection]) -> None:
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._stopped = False
-        # A daemon: a process that ends without close() must not hang on it;
-        # every commit is in the WAL by the time its caller hears of it.
-        self._thread = threading.Thread(target=self._serve, args=(connect,), name=name, daemon=True)
-        self._thread.start()
-
-    @classmethod
-    async def start(cls, name: str, connect: Callable[[], sqlite3.Connection]) -> _Worker:
-        """A worker whose connection is open (an error opening it is raised here)."""
-        worker = cls(name, connect)
-        try:
-            await worker.run(_nothing)
-        except BaseException:
-            worker.stop()
-            raise
-        return worker
-
-    def run(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
-        """``fn(connection, *args)`` on the thread; await the result."""
-        if self._stopped:
-            raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._jobs.put((fn, args, future))
-        return future
-
-    async def close(self) -> None:
-        """Close the connection after the jobs already queued, and end the thread."""
-        try:
-            await self.run(_close)
-        finally:
-            self.stop()
-
-    def stop(self) -> None:
-        """End the thread after the jobs already queued (it closes the connection)."""
-        if not self._stopped:
-            self._stopped = True
-            self._jobs.put(None)
-
-    def _serve(self, connect: Callable[[], sqlite3.Connection]) -> None:
-        raw: sqlite3.Connection | None = None
-        failure: BaseException | None = None
-        try:
-            raw = connect()
-        except BaseException as exc:
-            failure = exc  # every job learns it
-        try:
-            while (job := self._jobs.get()) is not None:
-                fn, args, future = job
-                ok = False
-                value: Any = failure
-                if raw is not None:
-                    try:
-                        value = fn(raw, *args)
-                        ok = True
-                    except BaseException as exc:
-                        value = exc
-                # RuntimeError: the event loop is closed, nobody is waiting.
-                with contextlib.suppress(RuntimeError):
-                    future.get_loop().call_soon_threadsafe(_deliver, future, ok, value)
-                del job, fn, args, future, value  # hold nothing while idle
-        finally:
-            if raw is not None:
-                raw.close()
-
-
-def _nothing(raw: sqlite3.Connection) -> None:
-    pass
-
-
-def _close(raw: sqlite3.Connection) -> None:
-    raw.close()
-
-
-def _connector(path: str, timeout: float) -> Callable[[], sqlite3.Connection]:
-    def connect() -> sqlite3.Connection:
-        raw = sqlite3.connect(path, isolation_level=None, timeout=timeout)
-        raw.row_factory = sqlite3.Row
-        return raw
-
-    return connect
-
-
-# ------------------------------------------------- one process per file
-def _database_file(path: str) -> Path | None:
-    """The file behind a database name; None for an in-memory database."""
-    if path in ("", ":memory:"):
-        return None
-    if not path.startswith("file:"):
-        return Path(path)
-    uri = urlsplit(path)
-    if "memory" in parse_qs(uri.query).get("mode", []) or uri.path in ("", ":memory:"):
-        return None
-    return Path(unquote(uri.path))
-
-
-class _ProcessLock:
-    """An exclusive ``flock`` on ``<database>.lock``, held while the database is open.
-
-    A lock file of its own, not the database file: SQLite's POSIX locks on a
-    file are all dropped when the process closes *any* descriptor of it. The
-    file stays behind (removing it would race with the next start); it holds
-    the id of the process that last took the lock, for the error message.
-    """
-
-    def __init__(self, fd: int) -> None:
-        self._fd = fd
-
-    @classmethod
-    def take(cls, database: Path, name: str) -> _ProcessLock:
-        real = Path(os.path.realpath(database))
-        fd = os.open(real.with_name(real.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.read(fd, 32).decode(errors="replace").strip()
-            os.close(fd)
-            raise DatabaseInUseError(name, holder) from None
-        except BaseException:
-            os.close(fd)
-            raise
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        return cls(fd)
-
-    def release(self) -> None:
-        if self._fd >= 0:
-            os.close(self._fd)  # closing the descriptor drops the lock
-            self._fd = -1
 
 
 # --------------------------------------------- run on the writer's thread
@@ -463,12 +295,12 @@ class Database:
 
     def __init__(
         self,
-        writer: _Worker,
+        writer: Worker,
         path: str,
         *,
         lock_wait: float = 30.0,
-        reader: _Worker | None = None,
-        process_lock: _ProcessLock | None = None,
+        reader: Worker | None = None,
+        process_lock: ProcessLock | None = None,
     ) -> None:
         """Wrap open connections; use :meth:`open` instead, it also locks, sets pragmas and migrates."""
         self._writer = writer
@@ -502,14 +334,14 @@ class Database:
         path = str(path)
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"bad synchronous mode {synchronous!r}")
-        file = _database_file(path)
+        file = database_file(path)
         if file is not None and not path.startswith("file:"):
             file.parent.mkdir(parents=True, exist_ok=True)
-        process_lock = _ProcessLock.take(file, path) if file is not None else None
-        connect = _connector(path, busy_timeout_ms / 1000)
-        workers: list[_Worker] = []
+        process_lock = ProcessLock.take(file, path) if file is not None else None
+        connect = connector(path, busy_timeout_ms / 1000)
+        workers: list[Worker] = []
         try:
-            writer = await _Worker.start("sqlite-writer", connect)
+            writer = await Worker.start("sqlite-writer", connect)
             workers.append(writer)
             db = cls(writer, path, lock_wait=lock_wait, process_lock=process_lock)
             await writer.run(_execute, f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
@@ -528,7 +360,7 @@ class Database:
 
                 await apply_migrations(db)
             if file is not None:
-                reader = await _Worker.start("sqlite-reader", connect)
+                reader = await Worker.start("sqlite-reader", connect)
                 workers.append(reader)
                 for pragma in (
                     f"PRAGMA busy_timeout={int(busy_timeout_ms)}",
