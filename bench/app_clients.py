@@ -13,44 +13,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import json
-import socket
 import time
 from collections import Counter
 from typing import Any
-from urllib.parse import urlencode
 
 import aiohttp
 from fake_telegram import FakeTelegram, FakeUser
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def init_data(token: str, user: FakeUser) -> str:
-    """Telegram's ``initData`` for ``user``, signed as Telegram signs it."""
-    fields = {
-        "user": json.dumps({"id": user.id, "first_name": user.first_name, "language_code": "ru"}),
-        "auth_date": str(int(time.time())),
-    }
-    check = "\n".join(f"{k}={v}" for k, v in sorted(fields.items()))
-    secret = hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
-    fields["hash"] = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
-    return urlencode(fields)
+from fake_telegram.webapp import free_port, sign_init_data, web_app_url
 
 
 def app_url(fake: FakeTelegram, user: FakeUser) -> str | None:
     """The page of the newest «🃏 Стол» button in the person's chat."""
     for m in reversed(fake.chat_messages(user.id)):
-        for row in (m.inline_keyboard or {"inline_keyboard": []})["inline_keyboard"]:
-            for button in row:
-                if "web_app" in button:
-                    return str(button["web_app"]["url"])
+        url = web_app_url(m)
+        if url is not None:
+            return url
     return None
 
 
@@ -105,7 +83,7 @@ class AppClients:
             if url is None:
                 await asyncio.sleep(0.2)
         base, _, table = url.partition("/?t=")
-        headers = {"Authorization": f"tma {init_data(self.fake.token, user)}"}
+        headers = {"Authorization": f"tma {sign_init_data(self.fake.token, user, time.time())}"}
         first = True
         while True:
             try:

@@ -119,14 +119,7 @@ async def enqueue_repost(
 
 async def enqueue_delete_message(conn: Conn, chat_id: int, message_id: int) -> None:
     """Queue deleting a message known only by its id (a one-off key, like an edit)."""
-    key = f"{ONE_OFF}{chat_id}:{message_id}"
-    await defer(
-        conn,
-        "INSERT INTO messages(key, chat_id, message_id) VALUES (?, ?, ?)"
-        " ON CONFLICT(key) DO NOTHING",
-        (key, chat_id, message_id),
-    )
-    await enqueue_delete(conn, chat_id, key)
+    await enqueue_delete(conn, chat_id, await _remember_one_off(conn, chat_id, message_id))
 
 
 # Keys of one-off edits: the message is forgotten once the edit went out.
@@ -135,6 +128,18 @@ ONE_OFF = "edit:"
 
 def _one_off(key: str | None) -> bool:
     return key is not None and key.startswith(ONE_OFF)
+
+
+async def _remember_one_off(conn: Conn, chat_id: int, message_id: int) -> str:
+    """A one-off key naming a message known only by its id (forgotten once used)."""
+    key = f"{ONE_OFF}{chat_id}:{message_id}"
+    await defer(
+        conn,
+        "INSERT INTO messages(key, chat_id, message_id) VALUES (?, ?, ?)"
+        " ON CONFLICT(key) DO NOTHING",
+        (key, chat_id, message_id),
+    )
+    return key
 
 
 async def enqueue_edit(
@@ -149,13 +154,7 @@ async def enqueue_edit(
     pressed on): it is remembered under a one-off key until the edit is made.
     (Nothing of it stays behind: after ``/forget_me`` the edit that says so is
     the last trace of the person, and it goes once sent.)"""
-    key = f"{ONE_OFF}{chat_id}:{message_id}"
-    await defer(
-        conn,
-        "INSERT INTO messages(key, chat_id, message_id) VALUES (?, ?, ?)"
-        " ON CONFLICT(key) DO NOTHING",
-        (key, chat_id, message_id),
-    )
+    key = await _remember_one_off(conn, chat_id, message_id)
     await enqueue_put(conn, chat_id, key, text, reply_markup, parse_mode)
 
 

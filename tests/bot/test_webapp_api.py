@@ -16,8 +16,9 @@ from typing import Any
 import aiohttp
 import pytest
 from fake_telegram import FakeTelegram, FakeUser
+from fake_telegram.webapp import free_port, sign_init_data, web_app_url
 from harness import InProcessBot, Table, move_buttons, settings_for
-from webapp_kit import Page, Stream, free_port, sign_init_data, web_app_url
+from webapp_kit import Page, Stream
 
 from bot.config import ConfigError, load_settings
 from engine import Game, Rules

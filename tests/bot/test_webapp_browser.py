@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 from fake_telegram import FakeTelegram, FakeUser
+from fake_telegram.webapp import free_port, sign_init_data, web_app_url
 from harness import InProcessBot, Table, action_of, move_buttons, settings_for
-from webapp_kit import free_port, sign_init_data, web_app_url
 
 from bot.config import Settings
 
