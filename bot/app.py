@@ -62,9 +62,14 @@ T = TypeVar("T")
 
 # Start-up calls retried while Telegram is busy or out of reach: 1 s, doubling, at most this.
 START_RETRY_CAP = 60.0
-# At a stop, how long the updates being handled may take to finish (Docker
-# sends SIGKILL 10 s after SIGTERM; what was acknowledged is safe even then).
+# At a stop, how long the updates being handled may take to finish, and how
+# long all of the stop may take before the outbox leaves its queue for the
+# next start (Docker sends SIGKILL 10 s after SIGTERM; what was acknowledged
+# is safe even then).
 DRAIN_SECONDS = 8.0
+STOP_SECONDS = 9.5
+# The outbox's last flush gets at least this, however long the updates took.
+FLUSH_SECONDS_MIN = 1.0
 
 GROUP_COMMANDS = (
     "newgame",
@@ -113,6 +118,7 @@ class App:
         self._chooser = chooser
         self.clock: Clock = clock or SystemClock()
         self._tasks: list[asyncio.Task[Any]] = []
+        self._sending: asyncio.Task[None] | None = None  # the outbox, stopped last
         self._stopping: asyncio.Task[None] | None = None
 
     async def setup(self) -> None:
@@ -223,7 +229,7 @@ class App:
         cancelled; the outbox, the timers and the computer seats run alongside."""
         await self.setup()
         try:
-            self._background(self.outbox.run())
+            self._sending = self._background(self.outbox.run())
             # The menu is a convenience: a flood wait on it must not hold up the game.
             self._background(self._set_commands())
             await self.timers.credit_downtime()
@@ -249,12 +255,13 @@ class App:
             return contextlib.nullcontext()
         return self.webapp.serving(self.settings.webapp_listen, self.settings.webapp_port)
 
-    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+    def _background(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """A task that lives as long as the bot; its crash is logged at once, not
         found at the stop (a dead deadline loop would end every timeout quietly)."""
         task = asyncio.create_task(work)
         task.add_done_callback(_report_crash)
         self._tasks.append(task)
+        return task
 
     async def _poll(self) -> None:
         """Long polling through the inbox (:mod:`bot.polling`) until cancelled.
@@ -338,6 +345,8 @@ class App:
 
     async def _stop_work(self) -> None:
         # Each step runs whatever the one before did: a stop must get to the end.
+        loop = asyncio.get_running_loop()
+        end = loop.time() + STOP_SECONDS
         try:
             left = await self.in_flight.drain(DRAIN_SECONDS)
             if left:
@@ -351,10 +360,26 @@ class App:
             await self.charts.stop()
         except Exception:
             log.exception("stopping the computer players failed")
+        # Nothing queues messages now but the outbox's own bookkeeping: what
+        # was queued goes out before the stop, not minutes later at the next start.
+        await cancel_and_wait(t for t in self._tasks if t is not self._sending)
+        await self._flush(max(FLUSH_SECONDS_MIN, end - loop.time()))
         await cancel_and_wait(self._tasks)
         self._tasks.clear()
         with contextlib.suppress(Exception):
             await self.timers.beat()
+
+    async def _flush(self, seconds: float) -> None:
+        """Let the outbox send what is queued, for at most ``seconds`` (a flood
+        wait or an outage leaves the rest queued for the next start)."""
+        if self._sending is None or self._sending.done():
+            return
+        try:
+            await self.outbox.drain(seconds)
+        except TimeoutError:
+            log.info("stopping with messages still queued; they go out at the next start")
+        except Exception:
+            log.exception("sending the queued messages at the stop failed")
 
     async def shutdown(self) -> None:
         await self.stop_work()  # done already when the dispatcher shut down

@@ -103,6 +103,15 @@ def outbox_counts(path: Path) -> Counter[str]:
         )
 
 
+def pending_rows(path: Path) -> list[tuple[object, ...]]:
+    """What is left pending, with how long ago each row was queued (for a failure's message)."""
+    with _db(path) as con:
+        return con.execute(
+            "SELECT id, chat_id, op, key, substr(payload, 1, 120), round(strftime('%s','now') - created_at, 1)"
+            " FROM outbox WHERE status='pending'"
+        ).fetchall()
+
+
 @dataclass
 class Finished:
     game: Game
@@ -373,7 +382,7 @@ def assert_clean_end(
     assert done.status == "finished" and done.game.finished
     players.check_actions(done)
     counts = outbox_counts(db)
-    assert counts["pending"] == 0, counts
+    assert counts["pending"] == 0, (counts, pending_rows(db))
     with _db(db) as con:
         failed = {c for (c,) in con.execute("SELECT chat_id FROM outbox WHERE status='failed'")}
     assert failed <= unreachable, f"undelivered rows for {failed - unreachable}"

@@ -99,6 +99,30 @@ async def test_a_stopped_bot_polls_no_more(fake: FakeTelegram, tmp_path) -> None
     assert not [c for c in fake.calls[stopped_at:] if c.method == "getUpdates"]
 
 
+async def test_what_is_queued_at_a_stop_goes_out_before_the_exit(
+    fake: FakeTelegram, tmp_path
+) -> None:
+    """A SIGTERM while an answer waits out a flood wait: the answer is sent
+    before the bot exits, not left queued until some next start."""
+    db = tmp_path / "spades.db"
+    bot = InProcessBot(settings_for(fake, db))
+    await bot.start(fake)
+    anna = fake.add_user(332, "Анна")
+    await fake.start_bot(anna)
+    await fake.wait_idle(quiet=0.1)
+    flood = fake.inject("429", method="sendMessage", chat_id=anna.id, retry_after=2)
+    await fake.send_text(anna, anna.id, "/help")
+    await fake.wait_for(lambda: flood.remaining == 0, timeout=15)
+    await bot.stop()
+    assert fake.sent_texts(anna.id), "the answer was still queued at the exit"
+    con = sqlite3.connect(db)
+    try:
+        pending = con.execute("SELECT COUNT(*) FROM outbox WHERE status = 'pending'").fetchone()
+    finally:
+        con.close()
+    assert pending == (0,)
+
+
 def human_moves(db) -> int:
     con = sqlite3.connect(db)
     try:
