@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import Router
 from aiogram.filters import Command
-from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import CallbackQuery, Message
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import ForgetCb, GestureCb
@@ -13,6 +13,7 @@ from bot.i18n import popup
 from bot.services.afterword import AfterwordService
 from bot.services.club import ClubService
 from bot.services.replies import Replies
+from bot.views.keyboard import button, keyboard
 
 
 async def on_profile(
@@ -48,19 +49,15 @@ async def on_authority(
 
 
 async def on_forget(message: Message, i18n: I18nContext, replies: Replies) -> None:
-    keyboard = InlineKeyboardMarkup(
-        inline_keyboard=[
+    confirm = keyboard(
+        [
             [
-                InlineKeyboardButton(
-                    text=i18n.get("btn-forget-yes"), callback_data=ForgetCb(yes=1).pack()
-                ),
-                InlineKeyboardButton(
-                    text=i18n.get("btn-forget-no"), callback_data=ForgetCb(yes=0).pack()
-                ),
+                button(i18n.get("btn-forget-yes"), ForgetCb.packed(yes=1)),
+                button(i18n.get("btn-forget-no"), ForgetCb.packed(yes=0)),
             ]
         ]
     )
-    await answer(message, replies, i18n.get("forget-confirm"), keyboard)
+    await answer(message, replies, i18n.get("forget-confirm"), confirm)
 
 
 async def on_forget_press(

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import Message
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import CANCEL_NO, CANCEL_YES, TableCb
 from bot.handlers.common import answer, is_admin, person
 from bot.services.replies import Replies
 from bot.services.tables import TableService
+from bot.views.keyboard import button, keyboard
 
 
 async def on_newgame(message: Message, tables: TableService) -> None:
@@ -32,21 +33,15 @@ async def on_cancel(
     assert message.from_user is not None
     admin = await is_admin(bot, message.chat.id, message.from_user.id)
     live = await tables.cancel(message.chat.id, person(message.from_user), admin)
-    keyboard = InlineKeyboardMarkup(
-        inline_keyboard=[
+    confirm = keyboard(
+        [
             [
-                InlineKeyboardButton(
-                    text=i18n.get("btn-cancel-yes"),
-                    callback_data=TableCb(t=live.table_id, op=CANCEL_YES).pack(),
-                ),
-                InlineKeyboardButton(
-                    text=i18n.get("btn-cancel-no"),
-                    callback_data=TableCb(t=live.table_id, op=CANCEL_NO).pack(),
-                ),
+                button(i18n.get("btn-cancel-yes"), TableCb.packed(t=live.table_id, op=CANCEL_YES)),
+                button(i18n.get("btn-cancel-no"), TableCb.packed(t=live.table_id, op=CANCEL_NO)),
             ]
         ]
     )
-    await answer(message, replies, i18n.get("cancel-confirm"), keyboard)
+    await answer(message, replies, i18n.get("cancel-confirm"), confirm)
 
 
 async def on_help(message: Message, i18n: I18nContext, replies: Replies) -> None:

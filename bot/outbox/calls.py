@@ -7,21 +7,17 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from aiogram.types import InlineKeyboardMarkup
-
 PUT, SEND, DELETE = "put", "send", "delete"
 
-Markup = InlineKeyboardMarkup | dict[str, Any] | None
+#: A message's ``reply_markup`` as the Bot API's JSON (``bot.views.keyboard``
+#: builds it), stored in the row's payload as it is.
+Markup = dict[str, Any] | None
 
 
 def _markup_json(reply_markup: Markup) -> dict[str, Any] | None:
-    if reply_markup is None:
-        return None
-    if isinstance(reply_markup, InlineKeyboardMarkup):
-        return reply_markup.model_dump(mode="json", exclude_none=True)
-    if isinstance(reply_markup, dict):
+    if reply_markup is None or isinstance(reply_markup, dict):
         return reply_markup
-    raise TypeError(f"reply_markup must be InlineKeyboardMarkup or dict, not {type(reply_markup)}")
+    raise TypeError(f"reply_markup must be the Bot API's JSON (a dict), not {type(reply_markup)}")
 
 
 def _message_id(value: Any) -> bool:

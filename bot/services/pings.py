@@ -11,14 +11,13 @@ itself anew at each turn, which notifies already.
 
 from __future__ import annotations
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.callbacks import HandCb
 from bot.i18n import esc
 from bot.model import LiveTable
 from bot.outbox import enqueue_delete, enqueue_send
 from bot.services.live import Registry
 from bot.storage.db import Conn
+from bot.views.keyboard import button, keyboard
 
 
 def ping_key(game_id: int, seat: int) -> str:
@@ -32,15 +31,7 @@ async def send(conn: Conn, reg: Registry, live: LiveTable, seat: int, left: str)
     assert uid is not None and live.game_id is not None
     tr = reg.tr_user(uid, live.lang)
     key = ping_key(live.game_id, seat)
-    markup = InlineKeyboardMarkup(
-        inline_keyboard=[
-            [
-                InlineKeyboardButton(
-                    text=tr("btn-to-hand"), callback_data=HandCb(t=live.table_id).pack()
-                )
-            ]
-        ]
-    )
+    markup = keyboard([[button(tr("btn-to-hand"), HandCb.packed(t=live.table_id))]])
     await enqueue_delete(conn, uid, key)
     await enqueue_send(
         conn, uid, tr("turn-ping", group=esc(live.chat_title), left=left), markup, key=key

@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.callbacks import BackCb
 from bot.model import LiveTable, TableStatus
 from bot.outbox import enqueue_delete, enqueue_put, enqueue_repost, enqueue_send
@@ -20,6 +18,7 @@ from bot.storage import repo_tail
 from bot.storage.db import Conn
 from bot.views.common import Tr, public
 from bot.views.hand import hand_message
+from bot.views.keyboard import Keyboard, button, keyboard
 from bot.views.results import hand_result
 from bot.views.table import game_table, open_table, options_screen
 from bot.webapp.links import group_link
@@ -126,16 +125,8 @@ async def hands(
             await enqueue_put(conn, uid, key, text, markup)
 
 
-def back_keyboard(tr: Tr, live: LiveTable) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [
-                InlineKeyboardButton(
-                    text=tr("btn-back"), callback_data=BackCb(t=live.table_id).pack()
-                )
-            ]
-        ]
-    )
+def back_keyboard(tr: Tr, live: LiveTable) -> Keyboard:
+    return keyboard([[button(tr("btn-back"), BackCb.packed(t=live.table_id))]])
 
 
 async def closed_hands(

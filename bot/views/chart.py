@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import html
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.callbacks import ChartCb
 from bot.chart import ChartData
 from bot.model import LiveTable
 from bot.views.common import Tr, public, side_name
+from bot.views.keyboard import Keyboard, button, keyboard
 from engine.scoring import sides
 
 
@@ -30,14 +29,14 @@ def chart_data(tr: Tr, table: LiveTable) -> ChartData:
     )
 
 
-def chart_keyboard(tr: Tr, tables: list[tuple[int, str]]) -> InlineKeyboardMarkup:
+def chart_keyboard(tr: Tr, tables: list[tuple[int, str]]) -> Keyboard:
     """A «📈» button per table (its group named when there are several)."""
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
+    return keyboard(
+        [
             [
-                InlineKeyboardButton(
-                    text=tr("btn-chart", group=title) if len(tables) > 1 else tr("btn-chart-one"),
-                    callback_data=ChartCb(t=table_id).pack(),
+                button(
+                    tr("btn-chart", group=title) if len(tables) > 1 else tr("btn-chart-one"),
+                    ChartCb.packed(t=table_id),
                 )
             ]
             for table_id, title in tables

@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.callbacks import GestureCb
 from bot.i18n import esc
 from bot.model import LiveTable
 from bot.views.common import Tr, public
+from bot.views.keyboard import Button, Keyboard, button, keyboard, link
 from engine.scoring import partner
 
 # Gesture kinds in button order, with their emoji (the words live in locales).
@@ -54,7 +53,7 @@ def _gesture(tr: Tr, kind: str) -> str:
 
 def afterword_message(
     tr: Tr, live: LiveTable, sent: Sequence[Any], open_: bool, bot_username: str
-) -> tuple[str, InlineKeyboardMarkup | None]:
+) -> tuple[str, Keyboard | None]:
     """The group's message: the gestures so far; closed, a last line saying
     who thanked whom."""
     lines = [tr("afterword-title"), ""]
@@ -70,8 +69,8 @@ def afterword_message(
     if not sent:
         lines.append(tr("afterword-empty" if open_ else "afterword-quiet"))
     if open_:
-        link = InlineKeyboardButton(text=tr("btn-afterword"), url=f"https://t.me/{bot_username}")
-        return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=[[link]])
+        to_bot = link(tr("btn-afterword"), f"https://t.me/{bot_username}")
+        return "\n".join(lines), keyboard([[to_bot]])
     lines.append("")
     lines.append(_summary(tr, live, sent))
     return "\n".join(lines), None
@@ -105,7 +104,7 @@ def afterword_picker(
     sent: Sequence[Any],
     choosing: int,
     open_: bool,
-) -> tuple[str, InlineKeyboardMarkup | None]:
+) -> tuple[str, Keyboard | None]:
     """Seat ``me``'s private picker: the other players (``choosing`` is
     NAMES), or the gestures for the player at seat ``choosing``."""
     uid = live.seats[me]
@@ -119,7 +118,7 @@ def afterword_picker(
         lines.append(tr("afterword-private-closed"))
         return "\n".join(lines), None
     g = live.game_id or 0
-    rows: list[list[InlineKeyboardButton]] = []
+    rows: list[list[Button]] = []
     if choosing == NAMES:
         lines.append(tr("afterword-whom"))
         for seat, other in enumerate(live.seats):
@@ -127,13 +126,7 @@ def afterword_picker(
                 continue
             done = any(to == other for to, _ in mine)
             label = live.names.get(other, "")[:BUTTON_NAME] + (" ✓" if done else "")
-            rows.append(
-                [
-                    InlineKeyboardButton(
-                        text=label, callback_data=GestureCb(g=g, s=seat, k=MENU).pack()
-                    )
-                ]
-            )
+            rows.append([button(label, GestureCb.packed(g=g, s=seat, k=MENU))])
     else:
         other = live.seats[choosing]
         lines.append(tr("afterword-what", name=_name(tr, live, other)))
@@ -141,18 +134,11 @@ def afterword_picker(
             done = (other, kind) in mine
             rows.append(
                 [
-                    InlineKeyboardButton(
-                        text=("✓ " if done else "") + _gesture(tr, kind),
-                        callback_data=GestureCb(g=g, s=choosing, k=KINDS.index(kind)).pack(),
+                    button(
+                        ("✓ " if done else "") + _gesture(tr, kind),
+                        GestureCb.packed(g=g, s=choosing, k=KINDS.index(kind)),
                     )
                 ]
             )
-        rows.append(
-            [
-                InlineKeyboardButton(
-                    text=tr("btn-afterword-back"),
-                    callback_data=GestureCb(g=g, s=NAMES, k=MENU).pack(),
-                )
-            ]
-        )
-    return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
+        rows.append([button(tr("btn-afterword-back"), GestureCb.packed(g=g, s=NAMES, k=MENU))])
+    return "\n".join(lines), keyboard(rows)

@@ -3,8 +3,6 @@ for exactly the actions that player may take now."""
 
 from __future__ import annotations
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
-
 from bot.callbacks import HintCb, LookCb, MoveCb, WhyCb
 from bot.i18n import esc
 from bot.model import LiveTable
@@ -17,6 +15,7 @@ from bot.views.common import (
     seat_name,
     trick_line,
 )
+from bot.views.keyboard import Button, Keyboard, button, keyboard, rows_of, web_app
 from bot.webapp.links import table_url
 from engine.cards import sort_for_display
 from engine.game import BID, BIDDING, BLIND, EXCHANGE, OVER, PLAY
@@ -33,7 +32,7 @@ def blind_pending(table: LiveTable, seat: int) -> bool:
 
 def hand_message(
     tr: Tr, table: LiveTable, v: View, webapp: str | None = None
-) -> tuple[str, InlineKeyboardMarkup | None]:
+) -> tuple[str, Keyboard | None]:
     """The seat's private message, from its view ``v`` of the game; with
     ``webapp`` (WEBAPP_URL), a button opening the table drawn."""
     seat = v.seat
@@ -76,7 +75,7 @@ def hand_message(
             lines.append(trick)
         lines.append(tr("spades-broken" if v.spades_broken else "spades-unbroken"))
     lines.append("")
-    markup = None
+    markup: Keyboard | None = None
     if v.phase == OVER:
         lines.append(tr("hand-game-over"))
     elif v.to_move != seat:
@@ -102,81 +101,60 @@ def hand_message(
         lines.append(tr("hand-your-play"))
         markup = _card_keyboard(table, v)
     if table.hints and markup is not None and v.to_move == seat:
-        markup = InlineKeyboardMarkup(
-            inline_keyboard=[*markup.inline_keyboard, [_hint_button(tr, table)]]
-        )
+        markup = keyboard([*rows_of(markup), [_hint_button(tr, table)]])
     if webapp is not None and v.phase != OVER:
-        rows = markup.inline_keyboard if markup is not None else []
-        markup = InlineKeyboardMarkup(inline_keyboard=[*rows, [_table_button(tr, table, webapp)]])
+        markup = keyboard([*rows_of(markup), [_table_button(tr, table, webapp)]])
     return "\n".join(lines), markup
 
 
-def _table_button(tr: Tr, table: LiveTable, webapp: str) -> InlineKeyboardButton:
+def _table_button(tr: Tr, table: LiveTable, webapp: str) -> Button:
     """«🃏 Стол»: the Mini App with this table (private chats take ``web_app`` buttons)."""
-    return InlineKeyboardButton(
-        text=tr("btn-webapp"), web_app=WebAppInfo(url=table_url(webapp, table.table_id))
-    )
+    return web_app(tr("btn-webapp"), table_url(webapp, table.table_id))
 
 
-def _hint_button(tr: Tr, table: LiveTable) -> InlineKeyboardButton:
+def _hint_button(tr: Tr, table: LiveTable) -> Button:
     """The 💡 (table option «Подсказки»): the master's choice for this move."""
-    return InlineKeyboardButton(
-        text=tr("btn-hint"), callback_data=HintCb(t=table.table_id, s=table.seq).pack()
-    )
+    return button(tr("btn-hint"), HintCb.packed(t=table.table_id, s=table.seq))
 
 
-def _look_only(tr: Tr, table: LiveTable, seat: int) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
+def _look_only(tr: Tr, table: LiveTable, seat: int) -> Keyboard:
+    return keyboard([[button(tr("btn-look"), LookCb.packed(t=table.table_id, s=table.seq))]])
+
+
+def _blind_keyboard(tr: Tr, table: LiveTable, seat: int) -> Keyboard:
+    t, s = table.table_id, table.seq
+    return keyboard(
+        [
             [
-                InlineKeyboardButton(
-                    text=tr("btn-look"),
-                    callback_data=LookCb(t=table.table_id, s=table.seq).pack(),
-                )
+                button(tr("btn-blind"), MoveCb.packed(t=t, s=s, a=BLIND)),
+                button(tr("btn-look"), LookCb.packed(t=t, s=s)),
             ]
         ]
     )
 
 
-def _blind_keyboard(tr: Tr, table: LiveTable, seat: int) -> InlineKeyboardMarkup:
+def _bid_keyboard(tr: Tr, table: LiveTable, v: View) -> Keyboard:
     t, s = table.table_id, table.seq
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [
-                InlineKeyboardButton(
-                    text=tr("btn-blind"), callback_data=MoveCb(t=t, s=s, a=BLIND).pack()
-                ),
-                InlineKeyboardButton(text=tr("btn-look"), callback_data=LookCb(t=t, s=s).pack()),
-            ]
-        ]
-    )
-
-
-def _bid_keyboard(tr: Tr, table: LiveTable, v: View) -> InlineKeyboardMarkup:
-    t, s = table.table_id, table.seq
-    rows: list[list[InlineKeyboardButton]] = []
-    row: list[InlineKeyboardButton] = []
+    rows: list[list[Button]] = []
+    row: list[Button] = []
     for b in v.bids_allowed:
-        text = tr("btn-nil") if b == 0 else str(b)
-        row.append(
-            InlineKeyboardButton(text=text, callback_data=MoveCb(t=t, s=s, a=BID + b).pack())
-        )
+        row.append(button(tr("btn-nil") if b == 0 else str(b), MoveCb.packed(t=t, s=s, a=BID + b)))
         if len(row) == 5:
             rows.append(row)
             row = []
     if row:
         rows.append(row)
-    return InlineKeyboardMarkup(inline_keyboard=rows)
+    return keyboard(rows)
 
 
-def _card_keyboard(table: LiveTable, v: View) -> InlineKeyboardMarkup:
+def _card_keyboard(table: LiveTable, v: View) -> Keyboard:
     """The whole hand as buttons, by suit; cards that may not be played (or
     passed) now are marked and only explain why when pressed."""
     t, s = table.table_id, table.seq
     allowed = set(v.cards_allowed)
-    rows: list[list[InlineKeyboardButton]] = []
+    rows: list[list[Button]] = []
     current_suit = -1
-    row: list[InlineKeyboardButton] = []
+    row: list[Button] = []
     for c in sort_for_display(list(v.hand)):
         if c // 13 != current_suit or len(row) == 7:
             if row:
@@ -184,15 +162,9 @@ def _card_keyboard(table: LiveTable, v: View) -> InlineKeyboardMarkup:
             row = []
             current_suit = c // 13
         if c in allowed:
-            row.append(
-                InlineKeyboardButton(text=card(c), callback_data=MoveCb(t=t, s=s, a=c).pack())
-            )
+            row.append(button(card(c), MoveCb.packed(t=t, s=s, a=c)))
         else:
-            row.append(
-                InlineKeyboardButton(
-                    text=f"· {card(c)} ·", callback_data=WhyCb(t=t, s=s, a=c).pack()
-                )
-            )
+            row.append(button(f"· {card(c)} ·", WhyCb.packed(t=t, s=s, a=c)))
     if row:
         rows.append(row)
-    return InlineKeyboardMarkup(inline_keyboard=rows)
+    return keyboard(rows)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.callbacks import (
     HINTS,
     OPTION,
@@ -30,6 +28,7 @@ from bot.views.common import (
     side_name,
     trick_line,
 )
+from bot.views.keyboard import Button, Keyboard, button, keyboard, link, rows_of
 from engine.game import BIDDING, EXCHANGE, OVER, PLAY
 from engine.rules import BID_SUM, BLIND_NIL, FAILED_NIL, LOSING_FLOORS, TARGETS
 from engine.scoring import sides
@@ -76,7 +75,7 @@ def hints_line(tr: Tr, hints: bool) -> str:
     return tr("rules-line", name=tr("opt-hints"), value=option_value(tr, "hints", hints))
 
 
-def open_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]:
+def open_table(tr: Tr, table: LiveTable) -> tuple[str, Keyboard]:
     n = table.players
     lines = [
         tr("table-open-title", rules=preset_label(tr, table.rules), target=str(table.rules.target))
@@ -92,19 +91,15 @@ def open_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]:
     lines.append("")
     lines.append(tr("table-partners-4" if n == 4 else "table-partners-solo"))
     lines.append(tr("table-open-hint"))
-    rows: list[list[InlineKeyboardButton]] = []
-    row: list[InlineKeyboardButton] = []
+    rows: list[list[Button]] = []
+    row: list[Button] = []
     for seat in range(n):
         uid = table.seats[seat]
         if uid is None:
             text = tr("btn-seat-free", seat=seat_name(tr, n, seat))
         else:
             text = tr("btn-seat-taken", seat=seat_name(tr, n, seat), name=table.names.get(uid, ""))
-        row.append(
-            InlineKeyboardButton(
-                text=text, callback_data=TableCb(t=table.table_id, op=SIT, v=seat).pack()
-            )
-        )
+        row.append(button(text, TableCb.packed(t=table.table_id, op=SIT, v=seat)))
         if len(row) == 2:
             rows.append(row)
             row = []
@@ -114,33 +109,26 @@ def open_table(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]:
     preset = preset_name(table.rules)
     rows.append(
         [
-            InlineKeyboardButton(
-                text=tr("btn-preset", rules=preset_label(tr, table.rules)),
-                callback_data=TableCb(t=t, op=PRESET, v=1 if preset == "classic" else 0).pack(),
+            button(
+                tr("btn-preset", rules=preset_label(tr, table.rules)),
+                TableCb.packed(t=t, op=PRESET, v=1 if preset == "classic" else 0),
             ),
-            InlineKeyboardButton(
-                text=tr("btn-options"), callback_data=TableCb(t=t, op=OPTIONS).pack()
-            ),
+            button(tr("btn-options"), TableCb.packed(t=t, op=OPTIONS)),
         ]
     )
     rows.append(
-        [
-            InlineKeyboardButton(
-                text=tr("btn-pace", pace=duration(tr, table.pace)),
-                callback_data=TableCb(t=t, op=PACE).pack(),
-            )
-        ]
+        [button(tr("btn-pace", pace=duration(tr, table.pace)), TableCb.packed(t=t, op=PACE))]
     )
     rows.append(
         [
-            InlineKeyboardButton(text=tr("btn-start"), callback_data=TableCb(t=t, op=START).pack()),
-            InlineKeyboardButton(text=tr("btn-stand"), callback_data=TableCb(t=t, op=STAND).pack()),
+            button(tr("btn-start"), TableCb.packed(t=t, op=START)),
+            button(tr("btn-stand"), TableCb.packed(t=t, op=STAND)),
         ]
     )
-    return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
+    return "\n".join(lines), keyboard(rows)
 
 
-def options_screen(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]:
+def options_screen(tr: Tr, table: LiveTable) -> tuple[str, Keyboard]:
     from bot.callbacks import CLOSE_OPTIONS
 
     lines = [tr("options-title", rules=preset_label(tr, table.rules)), ""]
@@ -150,33 +138,26 @@ def options_screen(tr: Tr, table: LiveTable) -> tuple[str, InlineKeyboardMarkup]
         value = getattr(table.rules, name)
         rows.append(
             [
-                InlineKeyboardButton(
-                    text=tr(
-                        "btn-option", name=tr(f"opt-{name}"), value=option_value(tr, name, value)
-                    ),
-                    callback_data=TableCb(t=table.table_id, op=OPTION, v=i).pack(),
+                button(
+                    tr("btn-option", name=tr(f"opt-{name}"), value=option_value(tr, name, value)),
+                    TableCb.packed(t=table.table_id, op=OPTION, v=i),
                 )
             ]
         )
     rows.append(
         [
-            InlineKeyboardButton(
-                text=tr(
+            button(
+                tr(
                     "btn-option", name=tr("opt-hints"), value=option_value(tr, "hints", table.hints)
                 ),
-                callback_data=TableCb(t=table.table_id, op=HINTS).pack(),
+                TableCb.packed(t=table.table_id, op=HINTS),
             )
         ]
     )
     rows.append(
-        [
-            InlineKeyboardButton(
-                text=tr("btn-options-done"),
-                callback_data=TableCb(t=table.table_id, op=CLOSE_OPTIONS).pack(),
-            )
-        ]
+        [button(tr("btn-options-done"), TableCb.packed(t=table.table_id, op=CLOSE_OPTIONS))]
     )
-    return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
+    return "\n".join(lines), keyboard(rows)
 
 
 def score_lines(tr: Tr, table: LiveTable, v: PublicView) -> list[str]:
@@ -202,37 +183,18 @@ def deadline_text(tr: Tr, table: LiveTable, now: float) -> str | None:
 
 
 _LOOKUPS = (("score", "turn", "table"), ("info", "sheet"))
-# Built keyboards by table and labels: the same five buttons go under every
-# render of a table, and building aiogram's models and packing their data
-# took half a millisecond a render (bench/load.py --profile). Read-only once made.
-_lookup_keyboards: dict[tuple[int, tuple[str, ...]], InlineKeyboardMarkup] = {}
-_LOOKUP_KEYBOARDS_MAX = 4096
 
 
-def lookup_keyboard(tr: Tr, table: LiveTable) -> InlineKeyboardMarkup:
+def lookup_keyboard(tr: Tr, table: LiveTable) -> Keyboard:
     t = table.table_id
-    labels = tuple(tr(f"btn-q-{k}") for row in _LOOKUPS for k in row)
-    keyboard = _lookup_keyboards.get((t, labels))
-    if keyboard is None:
-        text = iter(labels)
-        keyboard = InlineKeyboardMarkup(
-            inline_keyboard=[
-                [
-                    InlineKeyboardButton(text=next(text), callback_data=LookupCb(t=t, k=k).pack())
-                    for k in row
-                ]
-                for row in _LOOKUPS
-            ]
-        )
-        if len(_lookup_keyboards) >= _LOOKUP_KEYBOARDS_MAX:
-            _lookup_keyboards.clear()
-        _lookup_keyboards[(t, labels)] = keyboard
-    return keyboard
+    return keyboard(
+        [[button(tr(f"btn-q-{k}"), LookupCb.packed(t=t, k=k)) for k in row] for row in _LOOKUPS]
+    )
 
 
 def game_table(
     tr: Tr, table: LiveTable, v: PublicView, now: float, app_link: str | None = None
-) -> tuple[str, InlineKeyboardMarkup | None]:
+) -> tuple[str, Keyboard | None]:
     """The group's view of a running or finished game: no hidden card, ever.
     ``app_link``: the Mini App's t.me link for this table, as a last row."""
     n = v.players
@@ -287,8 +249,7 @@ def game_table(
         lines.append(tr("table-blocked", name=player_name(tr, table, seat)))
     for seat in sorted(table.away):
         lines.append(tr("table-away", name=player_name(tr, table, seat)))
-    keyboard = lookup_keyboard(tr, table)
+    markup = lookup_keyboard(tr, table)
     if app_link is not None:
-        link = InlineKeyboardButton(text=tr("btn-webapp-group"), url=app_link)
-        keyboard = InlineKeyboardMarkup(inline_keyboard=[*keyboard.inline_keyboard, [link]])
-    return "\n".join(lines), keyboard
+        markup = keyboard([*rows_of(markup), [link(tr("btn-webapp-group"), app_link)]])
+    return "\n".join(lines), markup

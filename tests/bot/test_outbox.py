@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from aiogram import Bot
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from fake_telegram import FakeTelegram
 
 import bot.outbox.queue as outbox_queue
@@ -26,6 +25,8 @@ from bot.outbox import (
     forget_key,
 )
 from bot.storage import Database
+from bot.views.keyboard import button
+from bot.views.keyboard import keyboard as build_keyboard
 
 GROUP = -4001
 OTHER_GROUP = -4002
@@ -339,9 +340,7 @@ async def test_edit_of_a_lost_message_sends_a_new_one(
 async def test_send_with_key_then_put_edits_it_and_delete_removes_it(
     db: Database, bot: Bot, fake: FakeTelegram, ftime: FakeTime
 ) -> None:
-    keyboard = InlineKeyboardMarkup(
-        inline_keyboard=[[InlineKeyboardButton(text="Сесть", callback_data="sit:1")]]
-    )
+    keyboard = build_keyboard([[button("Сесть", "sit:1")]])
     outbox = make_outbox(db, bot, ftime)
     async with running(outbox):
         async with db.tx() as conn:
