@@ -3,9 +3,9 @@
 aiogram's own polling confirms an update (by asking for the next ones) as
 soon as it has been read, before it is handled: a ``kill -9`` in between
 lost the press, and the person had to press again. Here each ``getUpdates``
-answer is written to the inbox first (:mod:`bot.storage.inbox`), then the
-next call confirms it; each update is handled in a task of its own, as
-aiogram does, and marked done when its handler returns. After a crash the
+answer is written to the inbox (:mod:`bot.storage.inbox`) before the next
+call confirms it; meanwhile each update is already handled in a task of its
+own, as aiogram does, and marked done when its handler returns. After a crash the
 updates not marked done are handled at the start. A move handled twice (a
 crash after its commit, before the mark) loses cleanly on its sequence
 number, like a double press.
@@ -60,12 +60,16 @@ class Poller:
         self.bot = bot
         self.db = db
         self._tasks: set[asyncio.Task[None]] = set()
+        # Ids kept from the last run: Telegram sends them again until the first
+        # call of this run confirms them, and each is handled once.
+        self._kept: set[int] = set()
 
     async def run(self) -> None:
         """Until cancelled. The updates being handled go on: see :meth:`stop`."""
+        self._kept = set(await self.db.run(inbox.kept_ids))
         for update_id, body in await self.db.run(inbox.unhandled):
             log.info("handling update %s left from the last run", update_id)
-            self._dispatch(update_id, body)
+            self._dispatch(update_id, body, None)
         await self._poll()
 
     async def stop(self, grace: float = 2.0) -> None:
@@ -118,22 +122,30 @@ class Poller:
                     (u.update_id, u.model_dump_json(exclude_unset=True, by_alias=True))
                     for u in updates
                 ]
-                # Kept before the next call tells Telegram they arrived.
-                new = set(await self.db.run_tx(inbox.store, rows))
+                # Handled while being kept (a press is not held up behind the
+                # write), kept before the next call tells Telegram they arrived.
+                stored = asyncio.ensure_future(self.db.run_tx(inbox.store, rows))
                 for update in updates:
-                    if update.update_id in new:
-                        self._dispatch(update.update_id, update)
+                    if update.update_id not in self._kept:
+                        self._dispatch(update.update_id, update, stored)
+                await stored
                 offset = updates[-1].update_id + 1
+                if self._kept:
+                    self._kept = {i for i in self._kept if i >= offset}
             if loop.time() >= next_prune:
                 next_prune = loop.time() + PRUNE_EVERY
                 await self.db.run_tx(inbox.prune)
 
-    def _dispatch(self, update_id: int, update: Update | str) -> None:
-        task = asyncio.create_task(self._handle(update_id, update))
+    def _dispatch(
+        self, update_id: int, update: Update | str, stored: asyncio.Future[list[int]] | None
+    ) -> None:
+        task = asyncio.create_task(self._handle(update_id, update, stored))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _handle(self, update_id: int, update: Update | str) -> None:
+    async def _handle(
+        self, update_id: int, update: Update | str, stored: asyncio.Future[list[int]] | None
+    ) -> None:
         try:
             if isinstance(update, str):
                 update = Update.model_validate_json(update, context={"bot": self.bot})
@@ -144,4 +156,6 @@ class Poller:
             # The errors router answered what it could; an update that breaks
             # the bot is not handled again and again.
             log.exception("update %s failed", update_id)
+        if stored is not None:
+            await asyncio.shield(stored)  # marked done after it was kept, not before
         await self.db.run_tx(inbox.done, [update_id])

@@ -130,7 +130,9 @@ class Outbox:
             group_burst=self.group_burst,
         )
         self._workers: dict[int, asyncio.Task[None]] = {}
-        self._ahead: dict[int, Plan] = {}  # per chat: the next plan, read while finishing
+        # Per chat: the next plan (None: nothing pending), read while finishing
+        # the last row, with the wake count from before that read.
+        self._ahead: dict[int, tuple[int, Plan | None]] = {}
         self._event = asyncio.Event()
         self._gen = 0
         self._running = False
@@ -273,16 +275,25 @@ class Outbox:
         waited_for: int | None = None
         try:
             while not self._stopping:
-                gen = self._gen
                 try:
                     # Read along with the last row's bookkeeping, else read now.
-                    plan = self._ahead.pop(chat_id, None) or await self._db.run(
-                        queue.next_plan, chat_id, self.coalesce_scan, time.time()
-                    )
+                    ahead = self._ahead.pop(chat_id, None)
+                    if ahead is not None:
+                        gen, plan = ahead
+                    else:
+                        gen = self._gen
+                        plan = await self._db.run(
+                            queue.next_plan, chat_id, self.coalesce_scan, time.time()
+                        )
                     if plan is None:
-                        if gen == self._gen:
-                            return  # the finally runs before any other coroutine
-                        continue
+                        if gen != self._gen:
+                            # Rows were queued while this read ran, maybe for
+                            # this chat: the scheduler looks once more, after
+                            # this worker is gone, for every worker ending so
+                            # (a re-read here by each of them cost more reads
+                            # than rows under load).
+                            self._event.set()
+                        return  # the finally runs before any other coroutine
                     head = plan.first
                     delay = head.not_before - time.time()
                     if delay > 0 and waited_for != head.id:
@@ -433,12 +444,13 @@ class Outbox:
     # -- bookkeeping (each a short transaction) --------------------------
 
     async def _finish(self, plan: Plan, message_id: int | None, *, forget: bool = False) -> None:
+        gen = self._gen
         coalesced, ahead = await self._db.run_tx(
             queue.finish_rows, plan, message_id, forget, self.coalesce_scan
         )
         self._stats.coalesced += coalesced
-        if ahead is not None and plan.target.chat_id in self._workers:
-            self._ahead[plan.target.chat_id] = ahead
+        if plan.target.chat_id in self._workers:
+            self._ahead[plan.target.chat_id] = (gen, ahead)
 
     async def _fail(self, plan: Plan, description: str) -> None:
         row = plan.target

@@ -20,6 +20,11 @@ import time
 KEEP_DONE = 600.0
 
 
+def kept_ids(raw: sqlite3.Connection) -> list[int]:
+    """Every update id kept (handled or not): a copy of one of them is not new."""
+    return [int(r[0]) for r in raw.execute("SELECT update_id FROM inbox")]
+
+
 def store(raw: sqlite3.Connection, updates: list[tuple[int, str]]) -> list[int]:
     """Keep these ``(update_id, json)``; returns the ids not seen before."""
     now = time.time()
