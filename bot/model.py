@@ -38,6 +38,18 @@ class SeatResult(NamedTuple):
     nils_made: int
 
 
+@dataclass(frozen=True, slots=True)
+class HintAnswer:
+    """The master's choice for the seat's move. ``blind_call``: the choice
+    was asked with the cards face down, so it is only «blind nil» or «look
+    first» (the bid the master would make is not said: it tells the cards)."""
+
+    phase: str
+    action: int
+    reason: str
+    blind_call: bool
+
+
 @dataclass(slots=True)
 class LiveTable:
     table_id: int

@@ -18,7 +18,7 @@ from functools import partial
 from typing import TypeVar
 
 from bot.i18n import esc
-from bot.model import LiveTable, TableStatus, rules_from_json
+from bot.model import HintAnswer, LiveTable, TableStatus, rules_from_json
 from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
@@ -39,18 +39,6 @@ V = TypeVar("V")
 CACHE_SIZE = 512
 # How many of the user's most recent games /review looks through.
 REVIEW_GAMES = 3
-
-
-@dataclass(frozen=True, slots=True)
-class HintAnswer:
-    """The master's choice for the seat's move. ``blind_call``: the choice
-    was asked with the cards face down, so it is only «blind nil» or «look
-    first» (the bid the master would make is not said: it tells the cards)."""
-
-    phase: str
-    action: int
-    reason: str
-    blind_call: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,16 +5,11 @@ Both speak only of the asking seat's own cards and of what the table saw.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.i18n import esc
-from bot.model import LiveTable
+from bot.model import HintAnswer, LiveTable
 from bot.views.common import Tr, bid_text, card, cards_line, player_name, trick_text
 from engine.ai.teach import MIN_GAIN, Mistake
 from engine.game import BID, BIDDING, BLIND, EXCHANGE, Game
-
-if TYPE_CHECKING:
-    from bot.services.teach import HintAnswer
 
 
 def reason(tr: Tr, key: str) -> str:
