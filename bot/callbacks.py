@@ -31,7 +31,9 @@ class Cb(CallbackData, prefix="~"):
     @classmethod
     def packed(cls, **values: int | str) -> str:
         """``cls(**values).pack()``, cheaply, in aiogram's format: the prefix and
-        the values joined by ``:`` (a test holds it to ``pack()``)."""
+        the values joined by ``:`` (a test holds it to ``pack()``). For ints and
+        short fixed words: unlike ``pack()`` it neither turns a bool into ``1``
+        nor refuses a ``:`` in a value or data over 64 bytes."""
         if cls.defaults:
             values = {**cls.defaults, **values}
         return ":".join([cls.tag, *[str(values[name]) for name in cls.fields]])

@@ -124,17 +124,36 @@ class Poller:
                 ]
                 # Handled while being kept (a press is not held up behind the
                 # write), kept before the next call tells Telegram they arrived.
-                stored = asyncio.ensure_future(self.db.run_tx(inbox.store, rows))
+                stored = asyncio.ensure_future(self._keep(rows))
                 for update in updates:
                     if update.update_id not in self._kept:
                         self._dispatch(update.update_id, update, stored)
-                await stored
+                try:
+                    await asyncio.shield(stored)
+                except asyncio.CancelledError:
+                    # A stop: what is being handled must still be kept (and
+                    # so marked done), or the next start handles it again.
+                    await asyncio.wait([stored])
+                    raise
                 offset = updates[-1].update_id + 1
                 if self._kept:
                     self._kept = {i for i in self._kept if i >= offset}
             if loop.time() >= next_prune:
                 next_prune = loop.time() + PRUNE_EVERY
                 await self.db.run_tx(inbox.prune)
+
+    async def _keep(self, rows: list[tuple[int, str]]) -> list[int]:
+        """Store the updates, however long the database takes: they are being
+        handled already, and one not kept would be handled again after the
+        next start (Telegram sends it again)."""
+        delay = 1.0
+        while True:
+            try:
+                return await self.db.run_tx(inbox.store, rows)
+            except Exception:
+                log.exception("keeping %d updates failed; trying again in %.0f s", len(rows), delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RETRY_CAP)
 
     def _dispatch(
         self, update_id: int, update: Update | str, stored: asyncio.Future[list[int]] | None
