@@ -10,6 +10,7 @@ import sys
 from fake_telegram import FakeTelegram
 from harness import ROOT, BotProcess, InProcessBot, Table, play_moves, settings_for
 
+from bot.storage import inbox
 from engine import Game
 from engine.rules import Rules
 
@@ -121,6 +122,53 @@ async def test_what_is_queued_at_a_stop_goes_out_before_the_exit(
     finally:
         con.close()
     assert pending == (0,)
+
+
+async def test_an_update_the_inbox_failed_to_keep_is_kept_later_and_handled_once(
+    fake: FakeTelegram, tmp_path, monkeypatch, caplog
+) -> None:
+    """The write that keeps a getUpdates answer fails once (a disk error) while
+    its update is already being handled: the poller writes it again before
+    confirming it, so it is marked done and a restart does not answer again."""
+    db = tmp_path / "spades.db"
+    real_store = inbox.store
+    failures: list[str] = []
+
+    def store_failing_once(raw: sqlite3.Connection, rows: list[tuple[int, str]]) -> list[int]:
+        if not failures and any("/help" in body for _, body in rows):
+            failures.append("disk I/O error")
+            raise sqlite3.OperationalError("disk I/O error")
+        return real_store(raw, rows)
+
+    anna = fake.add_user(333, "Анна")
+    bot = InProcessBot(settings_for(fake, db))
+    await bot.start(fake)
+    try:
+        await fake.start_bot(anna)
+        await fake.wait_idle(quiet=0.1)
+        monkeypatch.setattr(inbox, "store", store_failing_once)
+        said = len(fake.sent_texts(anna.id))
+        await fake.send_text(anna, anna.id, "/help")
+        await fake.wait_for(lambda: len(fake.sent_texts(anna.id)) > said, timeout=15)
+        await fake.wait_for(lambda: fake.updates_pending() == 0, timeout=15)
+        await fake.wait_idle(quiet=0.3)
+    finally:
+        await bot.stop()
+    assert failures and "keeping 1 updates failed" in caplog.text
+    con = sqlite3.connect(db)
+    try:
+        left = con.execute("SELECT COUNT(*) FROM inbox WHERE done_at IS NULL").fetchone()
+    finally:
+        con.close()
+    assert left == (0,)
+    answers = len(fake.sent_texts(anna.id))
+    again = InProcessBot(settings_for(fake, db))
+    await again.start(fake)
+    try:
+        await fake.wait_idle(quiet=0.5)
+    finally:
+        await again.stop()
+    assert len(fake.sent_texts(anna.id)) == answers == said + 1
 
 
 def human_moves(db) -> int:
