@@ -142,28 +142,29 @@ class Poller:
                 next_prune = loop.time() + PRUNE_EVERY
                 await self.db.run_tx(inbox.prune)
 
-    async def _keep(self, rows: list[tuple[int, str]]) -> list[int]:
+    async def _keep(self, rows: list[tuple[int, str]]) -> None:
         """Store the updates, however long the database takes: they are being
         handled already, and one not kept would be handled again after the
         next start (Telegram sends it again)."""
         delay = 1.0
         while True:
             try:
-                return await self.db.run_tx(inbox.store, rows)
+                await self.db.run_tx(inbox.store, rows)
+                return
             except Exception:
                 log.exception("keeping %d updates failed; trying again in %.0f s", len(rows), delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RETRY_CAP)
 
     def _dispatch(
-        self, update_id: int, update: Update | str, stored: asyncio.Future[list[int]] | None
+        self, update_id: int, update: Update | str, stored: asyncio.Future[None] | None
     ) -> None:
         task = asyncio.create_task(self._handle(update_id, update, stored))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _handle(
-        self, update_id: int, update: Update | str, stored: asyncio.Future[list[int]] | None
+        self, update_id: int, update: Update | str, stored: asyncio.Future[None] | None
     ) -> None:
         try:
             if isinstance(update, str):

@@ -25,18 +25,13 @@ def kept_ids(raw: sqlite3.Connection) -> list[int]:
     return [int(r[0]) for r in raw.execute("SELECT update_id FROM inbox")]
 
 
-def store(raw: sqlite3.Connection, updates: list[tuple[int, str]]) -> list[int]:
-    """Keep these ``(update_id, json)``; returns the ids not seen before."""
+def store(raw: sqlite3.Connection, updates: list[tuple[int, str]]) -> None:
+    """Keep these ``(update_id, json)``; one kept already stays as it is."""
     now = time.time()
-    new = []
-    for update_id, body in updates:
-        cur = raw.execute(
-            "INSERT OR IGNORE INTO inbox(update_id, body, received_at) VALUES (?, ?, ?)",
-            (update_id, body, now),
-        )
-        if cur.rowcount:
-            new.append(update_id)
-    return new
+    raw.executemany(
+        "INSERT OR IGNORE INTO inbox(update_id, body, received_at) VALUES (?, ?, ?)",
+        [(update_id, body, now) for update_id, body in updates],
+    )
 
 
 def done(raw: sqlite3.Connection, update_ids: list[int]) -> None:

@@ -17,6 +17,15 @@ from engine.rules import Rules
 GROUP = -1007777
 
 
+def count(db, sql: str) -> int:
+    """The single number ``sql`` (a ``SELECT COUNT(*) …``) reads from the database file."""
+    con = sqlite3.connect(db)
+    try:
+        return int(con.execute(sql).fetchone()[0])
+    finally:
+        con.close()
+
+
 def actions(db) -> list[int]:
     con = sqlite3.connect(db)
     try:
@@ -116,12 +125,7 @@ async def test_what_is_queued_at_a_stop_goes_out_before_the_exit(
     await fake.wait_for(lambda: flood.remaining == 0, timeout=15)
     await bot.stop()
     assert fake.sent_texts(anna.id), "the answer was still queued at the exit"
-    con = sqlite3.connect(db)
-    try:
-        pending = con.execute("SELECT COUNT(*) FROM outbox WHERE status = 'pending'").fetchone()
-    finally:
-        con.close()
-    assert pending == (0,)
+    assert count(db, "SELECT COUNT(*) FROM outbox WHERE status = 'pending'") == 0
 
 
 async def test_an_update_the_inbox_failed_to_keep_is_kept_later_and_handled_once(
@@ -134,11 +138,11 @@ async def test_an_update_the_inbox_failed_to_keep_is_kept_later_and_handled_once
     real_store = inbox.store
     failures: list[str] = []
 
-    def store_failing_once(raw: sqlite3.Connection, rows: list[tuple[int, str]]) -> list[int]:
+    def store_failing_once(raw: sqlite3.Connection, rows: list[tuple[int, str]]) -> None:
         if not failures and any("/help" in body for _, body in rows):
             failures.append("disk I/O error")
             raise sqlite3.OperationalError("disk I/O error")
-        return real_store(raw, rows)
+        real_store(raw, rows)
 
     anna = fake.add_user(333, "Анна")
     bot = InProcessBot(settings_for(fake, db))
@@ -155,12 +159,7 @@ async def test_an_update_the_inbox_failed_to_keep_is_kept_later_and_handled_once
     finally:
         await bot.stop()
     assert failures and "keeping 1 updates failed" in caplog.text
-    con = sqlite3.connect(db)
-    try:
-        left = con.execute("SELECT COUNT(*) FROM inbox WHERE done_at IS NULL").fetchone()
-    finally:
-        con.close()
-    assert left == (0,)
+    assert count(db, "SELECT COUNT(*) FROM inbox WHERE done_at IS NULL") == 0
     answers = len(fake.sent_texts(anna.id))
     again = InProcessBot(settings_for(fake, db))
     await again.start(fake)
@@ -172,11 +171,7 @@ async def test_an_update_the_inbox_failed_to_keep_is_kept_later_and_handled_once
 
 
 def human_moves(db) -> int:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute("SELECT COUNT(*) FROM actions WHERE by_user IS NOT NULL").fetchone()[0]
-    finally:
-        con.close()
+    return count(db, "SELECT COUNT(*) FROM actions WHERE by_user IS NOT NULL")
 
 
 async def test_a_press_just_before_kill_9_is_handled_exactly_once(
