@@ -4,9 +4,17 @@ Each simulated person keeps the app's event stream (``/app/api/events``)
 open for the table of their hand's «🃏 Стол» button, signed with the bot
 token as Telegram signs ``initData``, reconnecting if it drops, as the page
 does. Counted: events and bytes received, and each event's delivery lag
-(the bot stamps the state with its clock, ``now``; the bench reads the same
+(the bot stamps the state with its clock, ``now``; the streams read the same
 machine's clock on arrival). The people still move through the chat's
 buttons, so the bot's cost of the open apps shows in the usual figures.
+
+The streams are read in a process of their own (``python
+bench/app_clients.py``, driven through its stdin by :class:`AppClients`):
+they stand for phones, not for Telegram, so reading 450 streams must not
+slow the fake Bot API down, whose answers are in every latency measured. (In
+one process with it, the fake's own loop took the event bursts of each
+change first, and the press → answer figures grew with the work of the
+*readers*, not of the bot.)
 """
 
 from __future__ import annotations
@@ -14,13 +22,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import aiohttp
+from aiohttp import web
 from fake_telegram import FakeTelegram, FakeUser
 from fake_telegram.webapp import free_port, sign_init_data, web_app_url
+
+HERE = Path(__file__).resolve().parent
+
+
+# ``--app-control``: the stand-in server's one path. Each stream gets an event
+# of the bot's usual size every STAND_IN_EVERY seconds (staggered), so the
+# streams process reads about what it reads from the bot (~250 events/s).
+STAND_IN_PATH = "/stand-in/events"
+STAND_IN_EVERY = 1.9
+STAND_IN_EVENT = 1800
 
 
 def app_url(fake: FakeTelegram, user: FakeUser) -> str | None:
@@ -33,18 +54,21 @@ def app_url(fake: FakeTelegram, user: FakeUser) -> str | None:
 
 
 class AppClients:
-    def __init__(self, fake: FakeTelegram) -> None:
+    """The load's side: finds each person's app link and has the streams
+    process open it; collects that process's figures at the end."""
+
+    def __init__(self, fake: FakeTelegram, *, control: bool = False) -> None:
         self.fake = fake
+        self.control = control
         self.port = free_port()
-        self.measuring = False
-        self.streams = 0  # open now
-        self.events = 0
-        self.bytes = 0
-        self.reconnects = 0
-        self.lags: list[float] = []
-        self.refused: Counter[int] = Counter()
+        self.streams = 0  # open now, as last reported
+        self.report: dict[str, Any] = {}
+        self.cpu = 0.0  # the streams process's CPU seconds, whole run
+        self._watching = 0
+        self._proc: asyncio.subprocess.Process | None = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._session: aiohttp.ClientSession | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._done: asyncio.Future[None] | None = None
 
     def env(self) -> dict[str, str]:
         """What the bot needs to serve the app (polling mode: its own port)."""
@@ -54,58 +78,147 @@ class AppClients:
             "WEBAPP_PORT": str(self.port),
         }
 
+    async def start(self) -> None:
+        self._proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            str(HERE / "app_clients.py"),
+            *(["--control"] if self.control else []),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        self._done = asyncio.get_running_loop().create_future()
+        self._reader = asyncio.create_task(self._read_reports())
+
     def watch(self, user: FakeUser) -> None:
-        if self._session is None:
-            self._session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=0),
-                timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
-            )
+        self._watching += 1
         self._tasks.append(asyncio.create_task(self._watch(user)))
 
-    async def ready(self, timeout: float) -> None:
-        """Until every watcher has its stream open."""
-        end = time.monotonic() + timeout
-        while self.streams < len(self._tasks):
-            if time.monotonic() > end:
-                raise RuntimeError(f"only {self.streams} of {len(self._tasks)} app streams open")
-            await asyncio.sleep(0.1)
-
-    def start_measuring(self) -> None:
-        self.events = self.bytes = self.reconnects = 0
-        self.lags.clear()
-        self.measuring = True
-
     async def _watch(self, user: FakeUser) -> None:
-        assert self._session is not None
         url = None
         while url is None:
             url = app_url(self.fake, user)
             if url is None:
                 await asyncio.sleep(0.2)
         base, _, table = url.partition("/?t=")
-        headers = {"Authorization": f"tma {sign_init_data(self.fake.token, user, time.time())}"}
+        auth = f"tma {sign_init_data(self.fake.token, user, time.time())}"
+        self._send({"watch": f"{base}/api/events?t={table}", "auth": auth})
+
+    def _send(self, command: dict[str, Any]) -> None:
+        assert self._proc is not None and self._proc.stdin is not None
+        self._proc.stdin.write(json.dumps(command).encode() + b"\n")
+
+    async def _read_reports(self) -> None:
+        assert self._proc is not None and self._proc.stdout is not None
+        async for line in self._proc.stdout:
+            msg = json.loads(line)
+            if "open" in msg:
+                self.streams = msg["open"]
+            else:
+                self.report = msg
+                if self._done is not None and not self._done.done():
+                    self._done.set_result(None)
+
+    async def ready(self, timeout: float) -> None:
+        """Until every watcher has its stream open."""
+        end = time.monotonic() + timeout
+        while self.streams < self._watching:
+            if time.monotonic() > end:
+                raise RuntimeError(f"only {self.streams} of {self._watching} app streams open")
+            await asyncio.sleep(0.1)
+
+    def start_measuring(self) -> None:
+        self._send({"measure": True})
+
+    def stop_measuring(self) -> None:
+        self._send({"measure": False})
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._proc is None:
+            return
+        self._send({"stop": True})
+        assert self._done is not None and self._proc.stdin is not None
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(30):
+                await self._done
+        self._proc.stdin.close()
+        await self._proc.wait()
+        if self._reader is not None:
+            await self._reader
+
+    def summary(self, elapsed: float) -> str:
+        r = self.report
+        if not r:
+            return "app: the streams process gave no figures"
+        q = r["lag_ms"]
+        where = "to a stand-in server, not the bot (control)" if self.control else "one per person"
+        return (
+            f"app: {self._watching} event streams open ({where}),"
+            f" {r['events']} events = {r['events'] / elapsed:.1f}/s,"
+            f" {r['bytes'] / elapsed / 1024:.1f} KiB/s;"
+            f" delivery lag p50 {q['p50']:.1f} ms, p99 {q['p99']:.1f} ms, max {q['max']:.1f} ms;"
+            f" reconnects {r['reconnects']}; refused {r['refused'] or 'none'};"
+            f" the streams' own process {r['cpu'] / elapsed * 100:.0f} % of a core"
+        )
+
+
+# ------------------------------------------------- the streams' own process
+class Streams:
+    """The phones: every stream, what they received and how late."""
+
+    def __init__(self) -> None:
+        self.measuring = False
+        self.open = 0
+        self.events = 0
+        self.bytes = 0
+        self.reconnects = 0
+        self.lags: list[float] = []
+        self.refused: Counter[int] = Counter()
+        self.cpu0 = 0.0
+        self.session = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0),
+            timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
+        )
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def tell(self, msg: dict[str, Any]) -> None:
+        sys.stdout.write(json.dumps(msg) + "\n")
+        sys.stdout.flush()
+
+    def measure(self, on: bool) -> None:
+        if on:
+            self.events = self.bytes = self.reconnects = 0
+            self.lags.clear()
+            self.cpu0 = time.process_time()
+        self.measuring = on
+
+    async def watch(self, url: str, auth: str) -> None:
+        headers = {"Authorization": auth}
         first = True
         while True:
             try:
-                async with self._session.get(
-                    f"{base}/api/events", params={"t": table}, headers=headers
-                ) as r:
+                async with self.session.get(url, headers=headers) as r:
                     if r.status != 200:
                         self.refused[r.status] += 1
                         await asyncio.sleep(1.0)
                         continue
-                    self.streams += 1
+                    self.open += 1
+                    self.tell({"open": self.open})
                     if not first and self.measuring:
                         self.reconnects += 1
                     first = False
                     try:
-                        await self._read(r)
+                        await self.read(r)
                     finally:
-                        self.streams -= 1
+                        self.open -= 1
             except (aiohttp.ClientError, ConnectionError):
                 await asyncio.sleep(0.5)
 
-    async def _read(self, r: aiohttp.ClientResponse) -> None:
+    async def read(self, r: aiohttp.ClientResponse) -> None:
         async for line in r.content:
             if not line.startswith(b"data: "):
                 continue
@@ -116,25 +229,75 @@ class AppClients:
                 state: dict[str, Any] = json.loads(line[6:])
                 self.lags.append(arrived - float(state["now"]))
 
-    async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        if self._session is not None:
-            await self._session.close()
-
-    def summary(self, elapsed: float) -> str:
+    def figures(self) -> dict[str, Any]:
         lags = sorted(self.lags)
 
         def q(p: float) -> float:
             return lags[min(len(lags) - 1, int(p * len(lags)))] * 1000 if lags else float("nan")
 
-        return (
-            f"app: {len(self._tasks)} event streams open (one per person),"
-            f" {self.events} events = {self.events / elapsed:.1f}/s,"
-            f" {self.bytes / elapsed / 1024:.1f} KiB/s;"
-            f" delivery lag p50 {q(0.5):.1f} ms, p99 {q(0.99):.1f} ms, max {q(1.0):.1f} ms;"
-            f" reconnects {self.reconnects}; refused {dict(self.refused) or 'none'}"
-        )
+        return {
+            "events": self.events,
+            "bytes": self.bytes,
+            "reconnects": self.reconnects,
+            "refused": {str(k): v for k, v in self.refused.items()},
+            "lag_ms": {"p50": q(0.5), "p99": q(0.99), "max": q(1.0)},
+            "cpu": time.process_time() - self.cpu0,
+        }
+
+
+async def stand_in() -> tuple[web.AppRunner, str]:
+    """The control's server: in this process, so the bot serves no stream;
+    it sends events of the bot's size and rate, stamped like the bot's."""
+    filler = "x" * STAND_IN_EVENT
+    started = time.monotonic()
+
+    async def events(request: web.Request) -> web.StreamResponse:
+        r = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await r.prepare(request)
+        # Staggered: the streams do not all get theirs at the same moment.
+        await asyncio.sleep((time.monotonic() - started) % STAND_IN_EVERY)
+        while True:
+            data = json.dumps({"now": time.time(), "fill": filler})
+            await r.write(f"event: state\ndata: {data}\n\n".encode())
+            await asyncio.sleep(STAND_IN_EVERY)
+
+    app = web.Application()
+    app.router.add_get(STAND_IN_PATH, events)
+    runner = web.AppRunner(app, handle_signals=False)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    host, port = runner.addresses[0][:2]
+    return runner, f"http://{host}:{port}{STAND_IN_PATH}"
+
+
+async def serve(control: bool) -> None:
+    """Commands from stdin, one JSON object a line: watch, measure, stop."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    streams = Streams()
+    runner, target = await stand_in() if control else (None, None)
+    try:
+        async for line in reader:
+            cmd = json.loads(line)
+            if "watch" in cmd:
+                url = target or cmd["watch"]
+                streams.tasks.append(asyncio.create_task(streams.watch(url, cmd["auth"])))
+            elif "measure" in cmd:
+                streams.measure(bool(cmd["measure"]))
+            elif "stop" in cmd:
+                streams.measuring = False
+                streams.tell(streams.figures())
+                break
+    finally:
+        for task in streams.tasks:
+            task.cancel()
+        await asyncio.gather(*streams.tasks, return_exceptions=True)
+        await streams.session.close()
+        if runner is not None:
+            await runner.cleanup()
+
+
+if __name__ == "__main__":
+    asyncio.run(serve("--control" in sys.argv[1:]))

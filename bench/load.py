@@ -34,9 +34,15 @@ instead of the bot. Change them with --group-per-minute, --private-per-second,
 people press several times a second at a table with computer seats.
 
 Mini App (``--app``): the app open on every person's seat the whole run, its
-event stream (Server-Sent Events) read by ``bench/app_clients.py``; the same
-figures, plus events and bytes received and each event's delivery lag. Run
-it beside a run without ``--app`` to see what open apps cost.
+event stream (Server-Sent Events) read by ``bench/app_clients.py`` in a
+process of its own (the phones, not Telegram); the same figures, plus events
+and bytes received and each event's delivery lag. ``--app-control`` is the
+same run with the streams reading a stand-in server in that process instead
+of the bot (events of the bot's size at its rate): the bot serves no stream,
+everything else on the machine is as with ``--app``. Compare ``--app`` with
+``--app-control`` for what serving the app costs the bot; a run with neither
+also shows what the readers' process costs this 2-core machine (it moves
+p99 as much as the bot's share does: see README's benchmarks).
 
 ``--profile FILE`` runs the bot under cProfile and writes the stats to FILE.
 
@@ -410,7 +416,8 @@ async def run(args: argparse.Namespace) -> None:
     async with FakeTelegram(bot_username="piki_load_bot") as fake:
         load = Load(fake, random.Random(args.seed), think=args.think)
         load.hook()
-        app = AppClients(fake) if args.app else None  # --app: the Mini App's streams
+        # --app: the Mini App's streams; --app-control: the same streams elsewhere.
+        app = AppClients(fake, control=args.app_control) if args.app or args.app_control else None
         env = {
             **os.environ,
             "BOT_TOKEN": fake.token,
@@ -447,6 +454,7 @@ async def run(args: argparse.Namespace) -> None:
                 series.append((batch[-1] + 1, rss_kib(proc.pid)))
             setup_s = time.perf_counter() - t0
             if app is not None:
+                await app.start()
                 for person in load.people.values():
                     app.watch(person.user)
                 await app.ready(120)
@@ -485,7 +493,7 @@ async def run(args: argparse.Namespace) -> None:
                 stored.append(storage(db, elapsed, detail=True))
             load.measuring = False
             if app is not None:
-                app.measuring = False
+                app.stop_measuring()
             if args.profile:
                 proc.send_signal(signal.SIGUSR2)
                 await asyncio.sleep(1.0)
@@ -493,15 +501,17 @@ async def run(args: argparse.Namespace) -> None:
             peak = rss_kib(proc.pid, "VmHWM")
             sweeper.cancel()
         finally:
-            if app is not None:
-                await app.close()
-            proc.send_signal(signal.SIGTERM)
             try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-            bot_log.close()
+                if app is not None:
+                    await app.close()
+            finally:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+                bot_log.close()
 
     api_calls = sum(n for m, n in by_method.items() if m != "getUpdates")
     lat = load.latencies
@@ -621,6 +631,11 @@ def main() -> None:
         "--app",
         action="store_true",
         help="the Mini App open on every person's seat: its event stream (bench/app_clients.py)",
+    )
+    p.add_argument(
+        "--app-control",
+        action="store_true",
+        help="--app's buttons and streams, but the streams read a stand-in server, not the bot",
     )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--profile", help="run the bot under cProfile, stats to this file")
