@@ -44,6 +44,14 @@ STAND_IN_EVERY = 1.9
 STAND_IN_EVENT = 1800
 
 
+def percentile(values: list[float], q: float) -> float:
+    """The value ``q`` of the way up ``values`` (NaN for none); ``load.py`` uses it too."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
 def app_url(fake: FakeTelegram, user: FakeUser) -> str | None:
     """The page of the newest «🃏 Стол» button in the person's chat."""
     for m in reversed(fake.chat_messages(user.id)):
@@ -229,10 +237,8 @@ class Streams:
                 self.lags.append(arrived - float(state["now"]))
 
     def figures(self) -> dict[str, Any]:
-        lags = sorted(self.lags)
-
         def q(p: float) -> float:
-            return lags[min(len(lags) - 1, int(p * len(lags)))] * 1000 if lags else float("nan")
+            return percentile(self.lags, p) * 1000
 
         return {
             "events": self.events,
@@ -255,10 +261,12 @@ async def stand_in() -> tuple[web.AppRunner, str]:
         await r.prepare(request)
         # Staggered: the streams do not all get theirs at the same moment.
         await asyncio.sleep((time.monotonic() - started) % STAND_IN_EVERY)
-        while True:
-            data = json.dumps({"now": time.time(), "fill": filler})
-            await r.write(f"event: state\ndata: {data}\n\n".encode())
-            await asyncio.sleep(STAND_IN_EVERY)
+        with contextlib.suppress(ConnectionError):  # the reader went (the run ends)
+            while True:
+                data = json.dumps({"now": time.time(), "fill": filler})
+                await r.write(f"event: state\ndata: {data}\n\n".encode())
+                await asyncio.sleep(STAND_IN_EVERY)
+        return r
 
     app = web.Application()
     app.router.add_get(STAND_IN_PATH, events)

@@ -93,7 +93,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app_clients import AppClients
+from app_clients import AppClients, percentile
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 
 from engine import BID, BLIND
@@ -162,13 +162,6 @@ def thread_cpu(pid: int) -> dict[int, float]:
             fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
             out[int(task.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return out
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 @dataclass
