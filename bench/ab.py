@@ -1,0 +1,115 @@
+"""Two load runs compared fairly: alternated, repeated, medians.
+
+Run: python bench/ab.py [--pairs 4] [--a=OPTIONS] [--b=OPTIONS] [-- load.py options]
+(``--b=--app-control``: with ``=``, as the options start with a dash; B is
+``--app`` and A plain ``load.py`` unless told.)
+
+This machine's speed drifts by tens of per cent over minutes (a shared VM:
+the same ``bench/load.py`` run gave p99 220 ms, then 370 ms half an hour
+later), far more than the differences worth measuring. So one run of A and
+one of B, taken at different times, say nothing; here A and B alternate
+(A B B A A B …, so neither always goes first), each ``--pairs`` times, and
+the figures compared are the medians and the pair-by-pair ratios B / A.
+
+Every run is a whole ``bench/load.py`` (its own bot process, database and
+fake Telegram); options after ``--`` go to every run, ``--a`` and ``--b``
+to one side each. Figures only: nothing here fails on a goal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+MOVES = re.compile(r"= ([\d.]+) moves/s")
+LATENCY = re.compile(r"p50 ([\d.]+) ms, p90 [\d.]+ ms, p99 ([\d.]+) ms")
+PER_MOVE = re.compile(r"([\d.]+) ms per move;")
+LOOP = re.compile(r"event-loop thread (\d+) %")
+
+
+@dataclass
+class Figures:
+    moves: float
+    p50: float
+    p99: float
+    cpu_ms: float  # the bot's CPU per move
+    loop: float  # the bot's event-loop thread, % of a core
+
+
+def run(options: list[str]) -> tuple[Figures, str]:
+    cmd = [sys.executable, str(HERE / "load.py"), *options]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+
+    def first(pattern: re.Pattern[str], group: int = 1) -> float:
+        found = pattern.search(out)
+        if found is None:
+            raise RuntimeError(f"no {pattern.pattern!r} in the output of {shlex.join(cmd)}")
+        return float(found.group(group))
+
+    figures = Figures(
+        moves=first(MOVES),
+        p50=first(LATENCY, 1),
+        p99=first(LATENCY, 2),
+        cpu_ms=first(PER_MOVE),
+        loop=first(LOOP),
+    )
+    return figures, out
+
+
+def line(name: str, f: Figures) -> str:
+    return (
+        f"{name}: {f.moves:6.1f} moves/s, p50 {f.p50:6.1f} ms, p99 {f.p99:6.1f} ms,"
+        f" bot {f.cpu_ms:.2f} ms CPU per move, loop {f.loop:.0f} %"
+    )
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--pairs", type=int, default=4)
+    p.add_argument("--a", default="", help="load.py options of side A (quoted)")
+    p.add_argument("--b", default="--app", help="load.py options of side B (quoted)")
+    p.add_argument("common", nargs=argparse.REMAINDER, help="-- then options for every run")
+    args = p.parse_args()
+    common = [o for o in args.common if o != "--"]
+    sides = {"A": shlex.split(args.a) + common, "B": shlex.split(args.b) + common}
+    print(f"command: python bench/ab.py {shlex.join(sys.argv[1:])}".rstrip())
+    print(f"A = load.py {shlex.join(sides['A'])}")
+    print(f"B = load.py {shlex.join(sides['B'])}")
+    got: dict[str, list[Figures]] = {"A": [], "B": []}
+    for i in range(args.pairs):
+        order = "AB" if i % 2 == 0 else "BA"
+        for name in order:
+            figures, _ = run(sides[name])
+            got[name].append(figures)
+            print(f"pair {i + 1} {line(name, figures)}", flush=True)
+    a, b = got["A"], got["B"]
+
+    def median(side: list[Figures], attr: str) -> float:
+        return float(statistics.median(float(getattr(f, attr)) for f in side))
+
+    print()
+    for name, side in (("A", a), ("B", b)):
+        print(
+            line(
+                f"median {name}",
+                Figures(*(median(side, k) for k in ("moves", "p50", "p99", "cpu_ms", "loop"))),
+            )
+        )
+    for attr, label in (("moves", "moves/s"), ("p50", "p50"), ("p99", "p99")):
+        ratios = [getattr(y, attr) / getattr(x, attr) - 1 for x, y in zip(a, b, strict=True)]
+        print(
+            f"B against A, {label}: medians {median(b, attr) / median(a, attr) - 1:+.1%};"
+            f" pair by pair {', '.join(f'{r:+.1%}' for r in ratios)}"
+        )
+
+
+if __name__ == "__main__":
+    main()
