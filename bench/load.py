@@ -123,6 +123,13 @@ sys.exit(main())
 """
 
 
+def _env_pair(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    return name, value
+
+
 def rss_kib(pid: int, field_name: str = "VmRSS") -> int:
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -428,6 +435,7 @@ async def run(args: argparse.Namespace) -> None:
         }
         if app is not None:
             env.update(app.env())
+        env.update(args.bot_env)
         cmd = [sys.executable, "-m", "bot"]
         if args.profile:
             cmd = [sys.executable, "-c", PROFILED_BOT, args.profile]
@@ -631,6 +639,14 @@ def main() -> None:
         help="--app's buttons and streams, but the streams read a stand-in server, not the bot",
     )
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--bot-env",
+        type=_env_pair,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="one more environment variable for the bot (a setting to compare; repeatable)",
+    )
     p.add_argument("--profile", help="run the bot under cProfile, stats to this file")
     p.add_argument(
         "--storage",
