@@ -44,7 +44,7 @@ class Figures:
     loop: float  # the bot's event-loop thread, % of a core
 
 
-def run(options: list[str]) -> tuple[Figures, str]:
+def run(options: list[str]) -> Figures:
     cmd = [sys.executable, str(HERE / "load.py"), *options]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
 
@@ -54,14 +54,13 @@ def run(options: list[str]) -> tuple[Figures, str]:
             raise RuntimeError(f"no {pattern.pattern!r} in the output of {shlex.join(cmd)}")
         return float(found.group(group))
 
-    figures = Figures(
+    return Figures(
         moves=first(MOVES),
         p50=first(LATENCY, 1),
         p99=first(LATENCY, 2),
         cpu_ms=first(PER_MOVE),
         loop=first(LOOP),
     )
-    return figures, out
 
 
 def line(name: str, f: Figures) -> str:
@@ -87,7 +86,7 @@ def main() -> None:
     for i in range(args.pairs):
         order = "AB" if i % 2 == 0 else "BA"
         for name in order:
-            figures, _ = run(sides[name])
+            figures = run(sides[name])
             got[name].append(figures)
             print(f"pair {i + 1} {line(name, figures)}", flush=True)
     a, b = got["A"], got["B"]
