@@ -24,7 +24,7 @@ import shlex
 import statistics
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -92,14 +92,14 @@ def main() -> None:
     a, b = got["A"], got["B"]
 
     def median(side: list[Figures], attr: str) -> float:
-        return float(statistics.median(float(getattr(f, attr)) for f in side))
+        return float(statistics.median(getattr(f, attr) for f in side))
 
     print()
     for name, side in (("A", a), ("B", b)):
         print(
             line(
                 f"median {name}",
-                Figures(*(median(side, k) for k in ("moves", "p50", "p99", "cpu_ms", "loop"))),
+                Figures(*(median(side, f.name) for f in fields(Figures))),
             )
         )
     for attr, label in (("moves", "moves/s"), ("p50", "p50"), ("p99", "p99")):

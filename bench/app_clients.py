@@ -294,7 +294,7 @@ async def serve(control: bool) -> None:
             elif "measure" in cmd:
                 streams.measure(bool(cmd["measure"]))
             elif "stop" in cmd:
-                streams.measuring = False
+                streams.measure(False)
                 streams.tell(streams.figures())
                 break
     finally:

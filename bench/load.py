@@ -41,8 +41,8 @@ same run with the streams reading a stand-in server in that process instead
 of the bot (events of the bot's size at its rate): the bot serves no stream,
 everything else on the machine is as with ``--app``. Compare ``--app`` with
 ``--app-control`` for what serving the app costs the bot; a run with neither
-also shows what the readers' process costs this 2-core machine (it moves
-p99 as much as the bot's share does: see README's benchmarks).
+also shows what the readers' process costs this 2-core machine (little:
+p50 +3 %, p99 +18 % in ``bench/ab.py``'s runs; see README's benchmarks).
 
 ``--profile FILE`` runs the bot under cProfile and writes the stats to FILE.
 
