@@ -147,7 +147,7 @@ class App:
             self.db,
             self.bot,
             s,
-            on_forbidden=lambda chat, why: self.play.on_forbidden(chat, why),
+            on_forbidden=lambda chat, why, at: self.play.on_forbidden(chat, why, at),
             on_migrated=lambda old, new: self.tables.after_migration(old, new),
             request_timeout=30,
         )

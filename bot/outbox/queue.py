@@ -299,12 +299,13 @@ def fail_rows(raw: sqlite3.Connection, plan: Plan, description: str) -> None:
     )
 
 
-def fail_chat(raw: sqlite3.Connection, chat_id: int, description: str) -> int:
-    """Every pending row of a chat that cannot be written to fails; returns how many."""
+def fail_chat(raw: sqlite3.Connection, chat_id: int, description: str, before: float) -> int:
+    """Every pending row of a chat that could not be written to at ``before``
+    (a ``time.time()``) fails; returns how many."""
     return raw.execute(
         "UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?"
-        " WHERE chat_id = ? AND status = 'pending'",
-        (description[:500], chat_id),
+        " WHERE chat_id = ? AND status = 'pending' AND created_at <= ?",
+        (description[:500], chat_id, before),
     ).rowcount
 
 

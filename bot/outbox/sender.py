@@ -36,7 +36,9 @@ from bot.tasks import cancel_and_wait
 
 log = logging.getLogger("bot.outbox")
 
-ForbiddenHandler = Callable[[int, str], Awaitable[None]]
+#: ``(chat_id, description, sent_at)``: ``sent_at`` is the ``time.time()`` the
+#: refused request went out, so a refusal older than the user's return can be told apart.
+ForbiddenHandler = Callable[[int, str, float], Awaitable[None]]
 MigratedHandler = Callable[[int, int], Awaitable[None]]
 
 
@@ -369,6 +371,7 @@ class Outbox:
         """Make the call and record its outcome; False means back off and retry."""
         row = plan.target
         self._stats.api_calls += 1
+        sent_at = time.time()
         try:
             result = await self._transport.call(call.method, call.params, call.files)
         except FloodWait as exc:
@@ -380,10 +383,10 @@ class Outbox:
             await self._migrate(chat_id, exc.new_chat_id)
             raise _Stop from None
         except Forbidden as exc:
-            await self._forbidden(plan, exc.description)
+            await self._forbidden(plan, exc.description, sent_at)
             return True
         except BadRequest as exc:
-            return await self._bad_request(plan, exc.description)
+            return await self._bad_request(plan, exc.description, sent_at)
         except TooLarge as exc:
             await self._fail(plan, exc.description)
             return True
@@ -420,7 +423,7 @@ class Outbox:
             await self._finish(plan, message_id)
         return True
 
-    async def _bad_request(self, plan: Plan, description: str) -> bool:
+    async def _bad_request(self, plan: Plan, description: str, sent_at: float) -> bool:
         row = plan.target
         if row.op == PUT and plan.message_id is not None:
             if is_not_modified(description):
@@ -436,7 +439,7 @@ class Outbox:
             await self._finish(plan, None, forget=True)
             return True
         if is_unreachable(description):
-            await self._forbidden(plan, description)
+            await self._forbidden(plan, description, sent_at)
             return True
         await self._fail(plan, description)
         return True
@@ -467,15 +470,17 @@ class Outbox:
     async def _note_error(self, plan: Plan, description: str) -> None:
         await self._db.run_tx(queue.note_error, plan.target.id, description)
 
-    async def _forbidden(self, plan: Plan, description: str) -> None:
-        """The chat refuses us: fail its pending rows (they would all fail) and tell the service."""
+    async def _forbidden(self, plan: Plan, description: str, sent_at: float) -> None:
+        """The chat refuses us: fail the rows it held when the request went out
+        (they would all fail) and tell the service. Rows put since then stay:
+        the user may have come back while the refusal was on its way."""
         chat_id = plan.target.chat_id
         self._stats.forbidden += 1
         log.warning("chat %s cannot be written to: %s", chat_id, description)
-        self._stats.failed += await self._db.run_tx(queue.fail_chat, chat_id, description)
+        self._stats.failed += await self._db.run_tx(queue.fail_chat, chat_id, description, sent_at)
         if self._on_forbidden is not None:
             try:
-                await self._on_forbidden(chat_id, description)
+                await self._on_forbidden(chat_id, description, sent_at)
             except Exception:
                 log.exception("on_forbidden(%s) failed", chat_id)
 

@@ -188,15 +188,22 @@ class PlayService:
                 await render.hands(conn, self.reg, live, only={seat})
         self.on_change()
 
-    async def on_forbidden(self, chat_id: int, description: str) -> None:
+    async def on_forbidden(
+        self, chat_id: int, description: str, sent_at: float | None = None
+    ) -> None:
         """Telegram refused a message (403): a player blocked the bot or never
-        started it, or the bot left a group. The game waits; the group is told."""
+        started it, or the bot left a group. The game waits; the group is told.
+        ``sent_at`` is when the refused message went out (None: the refusal is
+        news now): one sent before the user's latest Start changes nothing."""
         if chat_id < 0:
             log.warning("group %s refused messages: %s", chat_id, description)
             return
         rows = await repo.live_tables_of_user(self.ctx.db, chat_id)
         async with self.ctx.db.tx() as conn:
-            await repo.set_blocked(conn, chat_id)
+            blocked = await repo.set_blocked(conn, chat_id, sent_at)
+        if not blocked:
+            log.info("chat %s: a refusal from before the user's latest Start; ignored", chat_id)
+            return
         for row in rows:
             if row.status != "playing":
                 continue
@@ -207,6 +214,9 @@ class PlayService:
                 seat = live.seat_of(chat_id)
                 if seat is None or seat in live.blocked:
                     continue
+                user = await repo.get_user(self.ctx.db, chat_id)
+                if user is None or not user.blocked:
+                    continue  # they pressed Start meanwhile: user_returned has run or will
                 live.blocked.add(seat)
                 tr = self.reg.tr_group(live)
                 async with self.ctx.db.tx() as conn:

@@ -271,7 +271,13 @@ _M11: tuple[Step, ...] = (
     """,
 )
 
-MIGRATIONS: list[Sequence[Step]] = [_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9, _M10, _M11]
+# 12: when the user last pressed Start (time.time()): Telegram's refusal of a
+# message sent before it is old news and does not mark them blocked again.
+_M12: tuple[Step, ...] = ("ALTER TABLE users ADD COLUMN started_at REAL NOT NULL DEFAULT 0",)
+
+MIGRATIONS: list[Sequence[Step]] = [
+    *(_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9, _M10, _M11, _M12),
+]
 
 
 async def apply_migrations(db: Database, migrations: Sequence[Sequence[Step]] = MIGRATIONS) -> int:

@@ -82,26 +82,33 @@ async def upsert_user(
     lang: str | None,
     started: bool = False,
 ) -> None:
-    """Remember a user's name; ``started`` marks that they wrote to the bot privately."""
+    """Remember a user's name; ``started`` marks that they wrote to the bot
+    privately (pressed Start), which also ends a block."""
+    now = time.time()
     await execute(
         conn,
-        "INSERT INTO users(user_id, first_name, username, lang, started, blocked, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, 0, ?)"
+        "INSERT INTO users(user_id, first_name, username, lang, started, blocked, started_at,"
+        " updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)"
         " ON CONFLICT(user_id) DO UPDATE SET first_name=excluded.first_name,"
         " username=excluded.username, lang=COALESCE(excluded.lang, users.lang),"
         " started=MAX(users.started, excluded.started),"
         " blocked=CASE WHEN excluded.started THEN 0 ELSE users.blocked END,"
+        " started_at=CASE WHEN excluded.started THEN excluded.started_at ELSE users.started_at END,"
         " updated_at=excluded.updated_at",
-        (user_id, first_name or "", username, lang, int(started), time.time()),
+        (user_id, first_name or "", username, lang, int(started), now if started else 0.0, now),
     )
 
 
-async def set_blocked(conn: Conn, user_id: int) -> None:
-    await execute(
+async def set_blocked(conn: Conn, user_id: int, sent_at: float | None = None) -> bool:
+    """Telegram refused a message to the user sent at ``sent_at`` (None: now).
+    False, and nothing changes, when they pressed Start since it was sent."""
+    now = time.time()
+    changed = await statement(
         conn,
-        "UPDATE users SET blocked=1, started=0, updated_at=? WHERE user_id=?",
-        (time.time(), user_id),
+        "UPDATE users SET blocked=1, started=0, updated_at=? WHERE user_id=? AND started_at <= ?",
+        (now, user_id, now if sent_at is None else sent_at),
     )
+    return changed[1] > 0
 
 
 def _user(row: sqlite3.Row) -> UserRow:

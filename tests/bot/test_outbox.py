@@ -431,7 +431,7 @@ async def test_forbidden_fails_the_chat_calls_back_and_goes_on(
 ) -> None:
     calls: list[tuple[int, str]] = []
 
-    async def on_forbidden(chat_id: int, description: str) -> None:
+    async def on_forbidden(chat_id: int, description: str, sent_at: float) -> None:
         calls.append((chat_id, description))
 
     fake.block_bot(fake.users[ALICE])
@@ -453,6 +453,35 @@ async def test_forbidden_fails_the_chat_calls_back_and_goes_on(
     assert await statuses(db) == {"failed": 4, "sent": 1}
     assert len(fake.calls_to("sendMessage", ALICE)) == 1  # the second row was not tried
     assert outbox.stats().forbidden == 3
+
+
+async def test_a_refusal_fails_only_what_was_queued_before_the_refused_call(
+    db: Database, bot: Bot, fake: FakeTelegram, ftime: FakeTime
+) -> None:
+    """The user presses Start while a refusal is on its way: what the bot
+    queued for them since then is sent, not failed with the old rows."""
+    refusals: list[float] = []
+
+    async def on_forbidden(chat_id: int, description: str, sent_at: float) -> None:
+        refusals.append(sent_at)
+
+    alice = fake.users[ALICE]
+    fake.block_bot(alice)
+    answer = fake.hold("sendMessage", ALICE)
+    outbox = make_outbox(db, bot, ftime, on_forbidden=on_forbidden)
+    async with db.tx() as conn:
+        await enqueue_send(conn, ALICE, "your hand, before the block was known")
+    async with running(outbox):
+        await fake.wait_for(lambda: fake.calls_to("sendMessage", ALICE))
+        fake.unblock_bot(alice)
+        queued_at = time.time()
+        async with db.tx() as conn:
+            await enqueue_send(conn, ALICE, "your hand again, after Start")
+        answer.set()
+        await outbox.drain()
+    assert len(refusals) == 1 and refusals[0] <= queued_at
+    assert fake.sent_texts(ALICE) == ["your hand again, after Start"]
+    assert await statuses(db) == {"failed": 1, "sent": 1}
 
 
 async def test_bad_request_fails_row_without_logging_text(

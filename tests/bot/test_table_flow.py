@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 
 from fake_telegram import FakeTelegram
 from harness import InProcessBot, Table, play_moves, settings_for
@@ -160,6 +161,7 @@ async def test_blocked_player_the_group_is_told_and_the_game_waits(
     assert con.execute("SELECT blocked FROM users WHERE user_id=?", (boris.id,)).fetchone()[0] == 1
     con.close()
     # Boris comes back: his hand arrives and the game goes on.
+    before_start = time.time()
     await fake.start_bot(boris)
     await fake.wait_for(
         lambda: any(
@@ -168,6 +170,15 @@ async def test_blocked_player_the_group_is_told_and_the_game_waits(
         )
     )
     await fake.wait_for(lambda: "не получает сообщения" not in table.table_message().text)
+    # Telegram's refusal of a message sent before his Start arrives late: old news.
+    notes = fake.sent_texts(GROUP)
+    await running_bot.app.play.on_forbidden(boris.id, "Forbidden: blocked", before_start)
+    await fake.wait_idle()
+    assert fake.sent_texts(GROUP) == notes
+    assert "не получает сообщения" not in table.table_message().text
+    con = sqlite3.connect(db_path)
+    assert con.execute("SELECT blocked FROM users WHERE user_id=?", (boris.id,)).fetchone()[0] == 0
+    con.close()
     await play_moves(table, lambda: "Взятка 2 из 13" in table.table_message().text)
 
 

@@ -40,6 +40,7 @@ class FaultInjection(ServerState):
         super().__init__(*args, **kwargs)
         self._faults: list[Fault] = []
         self._random: _RandomFaults | None = None
+        self._holds: list[tuple[Fault, asyncio.Event]] = []
 
     def inject(
         self,
@@ -104,6 +105,23 @@ class FaultInjection(ServerState):
         """Remove every injected fault, explicit and random."""
         self._faults.clear()
         self._random = None
+
+    def hold(self, method: str, chat_id: int | None = None) -> asyncio.Event:
+        """Keep the answers of matching calls (the action done, or refused)
+        until the returned event is set: what the bot does while an answer
+        is on its way. Setting the event ends the hold."""
+        release = asyncio.Event()
+        self._holds.append(
+            (Fault(kind="drop", method=method, chat_id=chat_id, remaining=None), release)
+        )
+        return release
+
+    async def _held(self, record: CallRecord) -> None:
+        """Wait while a hold matches ``record``."""
+        for probe, release in list(self._holds):
+            if not release.is_set() and probe.matches(record.method, record.chat_id):
+                await release.wait()
+        self._holds = [(p, r) for p, r in self._holds if not r.is_set()]
 
     def _take_fault(self, record: CallRecord) -> Fault | None:
         for fault in self._faults:

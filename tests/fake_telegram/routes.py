@@ -164,6 +164,7 @@ class HttpRoutes(FaultInjection, RateLimiting, UpdateDelivery):
         else:
             record.result = result
             response = web.json_response({"ok": True, "result": result})
+        await self._held(record)
         if fault is not None:
             return await self._apply_fault(request, record, fault)
         return response
