@@ -15,7 +15,7 @@ from bot.views.common import (
     seat_name,
     trick_line,
 )
-from bot.views.keyboard import Button, Keyboard, button, keyboard, rows_of, web_app
+from bot.views.keyboard import Button, Keyboard, button, keyboard, rows_by, rows_of, web_app
 from bot.webapp.links import table_url
 from engine.cards import sort_for_display
 from engine.game import BID, BIDDING, BLIND, EXCHANGE, OVER, PLAY
@@ -135,16 +135,11 @@ def _blind_keyboard(tr: Tr, table: LiveTable, seat: int) -> Keyboard:
 
 def _bid_keyboard(tr: Tr, table: LiveTable, v: View) -> Keyboard:
     t, s = table.table_id, table.seq
-    rows: list[list[Button]] = []
-    row: list[Button] = []
-    for b in v.bids_allowed:
-        row.append(button(tr("btn-nil") if b == 0 else str(b), MoveCb.packed(t=t, s=s, a=BID + b)))
-        if len(row) == 5:
-            rows.append(row)
-            row = []
-    if row:
-        rows.append(row)
-    return keyboard(rows)
+    bids = [
+        button(tr("btn-nil") if b == 0 else str(b), MoveCb.packed(t=t, s=s, a=BID + b))
+        for b in v.bids_allowed
+    ]
+    return keyboard(rows_by(bids, 5))
 
 
 def _card_keyboard(table: LiveTable, v: View) -> Keyboard:

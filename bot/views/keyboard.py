@@ -35,6 +35,11 @@ def keyboard(rows: list[list[Button]]) -> Keyboard:
     return {"inline_keyboard": rows}
 
 
+def rows_by(buttons: list[Button], width: int) -> list[list[Button]]:
+    """``buttons`` in rows of ``width`` (the last one shorter), in order."""
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+
+
 def rows_of(markup: Keyboard | None) -> list[list[Button]]:
     """The rows of ``markup`` (none for no keyboard), to add one to them."""
     return [] if markup is None else markup["inline_keyboard"]

@@ -28,7 +28,7 @@ from bot.views.common import (
     side_name,
     trick_line,
 )
-from bot.views.keyboard import Button, Keyboard, button, keyboard, link, rows_of
+from bot.views.keyboard import Button, Keyboard, button, keyboard, link, rows_by, rows_of
 from engine.game import BIDDING, EXCHANGE, OVER, PLAY
 from engine.rules import BID_SUM, BLIND_NIL, FAILED_NIL, LOSING_FLOORS, TARGETS
 from engine.scoring import sides
@@ -91,20 +91,15 @@ def open_table(tr: Tr, table: LiveTable) -> tuple[str, Keyboard]:
     lines.append("")
     lines.append(tr("table-partners-4" if n == 4 else "table-partners-solo"))
     lines.append(tr("table-open-hint"))
-    rows: list[list[Button]] = []
-    row: list[Button] = []
+    seat_buttons: list[Button] = []
     for seat in range(n):
         uid = table.seats[seat]
         if uid is None:
             text = tr("btn-seat-free", seat=seat_name(tr, n, seat))
         else:
             text = tr("btn-seat-taken", seat=seat_name(tr, n, seat), name=table.names.get(uid, ""))
-        row.append(button(text, TableCb.packed(t=table.table_id, op=SIT, v=seat)))
-        if len(row) == 2:
-            rows.append(row)
-            row = []
-    if row:
-        rows.append(row)
+        seat_buttons.append(button(text, TableCb.packed(t=table.table_id, op=SIT, v=seat)))
+    rows = rows_by(seat_buttons, 2)
     t = table.table_id
     preset = preset_name(table.rules)
     rows.append(
