@@ -276,7 +276,18 @@ _M11: tuple[Step, ...] = (
 _M12: tuple[Step, ...] = ("ALTER TABLE users ADD COLUMN started_at REAL NOT NULL DEFAULT 0",)
 
 MIGRATIONS: list[Sequence[Step]] = [
-    *(_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9, _M10, _M11, _M12),
+    _M1,
+    _M2,
+    _M3,
+    _M4,
+    _M5,
+    _M6,
+    _M7,
+    _M8,
+    _M9,
+    _M10,
+    _M11,
+    _M12,
 ]
 
 

@@ -111,6 +111,7 @@ class FaultInjection(ServerState):
         until the returned event is set: what the bot does while an answer
         is on its way. Setting the event ends the hold."""
         release = asyncio.Event()
+        # A Fault only for its matching (method, chat), as _take_fault's probe.
         self._holds.append(
             (Fault(kind="drop", method=method, chat_id=chat_id, remaining=None), release)
         )
