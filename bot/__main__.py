@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 from aiogram.exceptions import TelegramUnauthorizedError
 
-from bot import collector
 from bot.aiogram_models import hold_response_models
 from bot.app import App
 from bot.config import ConfigError, load_settings
@@ -45,24 +44,18 @@ def main() -> int:
     hold_response_models()
     # Everything imported so far lives as long as the process: out of the
     # collector's sight, a full collection no longer walks those objects
-    # each time (~150 ms with them, a pause every player would feel). The
-    # same for the survivors of each later full collection: bot/collector.py.
+    # each time (~150 ms with them, a pause every player would feel).
     gc.collect()
     gc.freeze()
-    collector.install()
 
     async def run() -> None:
         app = App(settings)
         task = asyncio.create_task(app.run())
-        thawing = asyncio.create_task(collector.thaw_regularly())
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, task.cancel)
-        try:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        finally:
-            thawing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
     try:
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
