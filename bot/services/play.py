@@ -198,12 +198,12 @@ class PlayService:
         if chat_id < 0:
             log.warning("group %s refused messages: %s", chat_id, description)
             return
-        rows = await repo.live_tables_of_user(self.ctx.db, chat_id)
         async with self.ctx.db.tx() as conn:
             blocked = await repo.set_blocked(conn, chat_id, sent_at)
         if not blocked:
             log.info("chat %s: a refusal from before the user's latest Start; ignored", chat_id)
             return
+        rows = await repo.live_tables_of_user(self.ctx.db, chat_id)
         for row in rows:
             if row.status != "playing":
                 continue
