@@ -33,6 +33,7 @@ MOVES = re.compile(r"= ([\d.]+) moves/s")
 LATENCY = re.compile(r"p50 ([\d.]+) ms, p90 [\d.]+ ms, p99 ([\d.]+) ms")
 PER_MOVE = re.compile(r"([\d.]+) ms per move;")
 LOOP = re.compile(r"event-loop thread (\d+) %")
+STREAMS = re.compile(r"streams process \d+ % \(([\d.]+) ms per move\)")
 
 
 @dataclass
@@ -42,6 +43,7 @@ class Figures:
     p99: float
     cpu_ms: float  # the bot's CPU per move
     loop: float  # the bot's event-loop thread, % of a core
+    streams_ms: float  # the Mini App's streams process's CPU per move
 
 
 def run(options: list[str]) -> Figures:
@@ -60,13 +62,15 @@ def run(options: list[str]) -> Figures:
         p99=first(LATENCY, 2),
         cpu_ms=first(PER_MOVE),
         loop=first(LOOP),
+        streams_ms=first(STREAMS),
     )
 
 
 def line(name: str, f: Figures) -> str:
     return (
         f"{name}: {f.moves:6.1f} moves/s, p50 {f.p50:6.1f} ms, p99 {f.p99:6.1f} ms,"
-        f" bot {f.cpu_ms:.2f} ms CPU per move, loop {f.loop:.0f} %"
+        f" bot {f.cpu_ms:.2f} ms CPU per move, loop {f.loop:.0f} %,"
+        f" streams {f.streams_ms:.2f} ms per move"
     )
 
 

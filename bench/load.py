@@ -161,6 +161,15 @@ def children_cpu(pid: int) -> dict[int, float]:
     return out
 
 
+def is_streams(pid: int) -> bool:
+    """The Mini App's streams process (``bot.webapp.streams``), not a computer player's."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"bot.webapp.streams" in f.read()
+    except OSError:
+        return False
+
+
 def thread_cpu(pid: int) -> dict[int, float]:
     """CPU seconds per thread of a process (the main thread's id is the pid)."""
     out: dict[int, float] = {}
@@ -485,7 +494,9 @@ async def run(args: argparse.Namespace) -> None:
             elapsed = time.perf_counter() - start
             bot_cpu = cpu_seconds(proc.pid) - bot_cpu0
             kids = children_cpu(proc.pid)
-            ai_cpu = sum(t - kids0.get(k, 0.0) for k, t in kids.items())
+            streams = {k for k in kids if is_streams(k)}
+            ai_cpu = sum(t - kids0.get(k, 0.0) for k, t in kids.items() if k not in streams)
+            streams_cpu = sum(t - kids0.get(k, 0.0) for k, t in kids.items() if k in streams)
             threads = thread_cpu(proc.pid)
             main_cpu = threads.get(proc.pid, 0.0) - threads0.get(proc.pid, 0.0)
             own_cpu = time.process_time() - own_cpu0
@@ -530,6 +541,8 @@ async def run(args: argparse.Namespace) -> None:
         f" {bot_cpu / max(1, moves) * 1000:.2f} ms per move;"
         f" computer player's processes {ai_cpu / elapsed * 100:.0f} %"
         f" ({ai_cpu / max(1, moves) * 1000:.2f} ms per move);"
+        f" Mini App streams process {streams_cpu / elapsed * 100:.0f} %"
+        f" ({streams_cpu / max(1, moves) * 1000:.2f} ms per move);"
         f" fake Telegram + people {own_cpu / elapsed * 100:.0f} %;"
         f" machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )

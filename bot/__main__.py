@@ -8,26 +8,15 @@ import gc
 import logging
 import signal
 import sys
-from collections.abc import Callable
 
 from aiogram.exceptions import TelegramUnauthorizedError
 
 from bot.aiogram_models import hold_response_models
 from bot.app import App
 from bot.config import ConfigError, load_settings
+from bot.loop import loop_factory
 from bot.polling import AnotherPoller
 from bot.storage import DatabaseInUseError
-
-
-def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
-    """uvloop where it installs: under load (``bench/load.py``, 200 tables)
-    press-to-answer p50 and p99 were 13-15 % lower than on asyncio's loop,
-    for the same CPU per move. None: asyncio's own."""
-    try:
-        import uvloop
-    except ImportError:
-        return None
-    return uvloop.new_event_loop
 
 
 def main() -> int:
@@ -58,7 +47,7 @@ def main() -> int:
             await task
 
     try:
-        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        with asyncio.Runner(loop_factory=loop_factory()) as runner:
             runner.run(run())
     except TelegramUnauthorizedError:
         print(

@@ -89,6 +89,12 @@ class Registry:
     def cached_in_chat(self, chat_id: int) -> list[int]:
         return [t for t, live in self._tables.items() if live.chat_id == chat_id]
 
+    def busy(self, table_id: int) -> bool:
+        """Someone holds the table's lock: its state may be a change not yet
+        committed (or about to be rolled back)."""
+        lock = self._locks.get(table_id)
+        return lock is not None and lock.locked()
+
     def cached(self, table_id: int) -> LiveTable | None:
         return self._tables.get(table_id)
 

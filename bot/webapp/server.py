@@ -10,6 +10,8 @@ path of ``WEBAPP_URL`` (``/app`` below):
   Events: the state again after every change), ``POST /app/api/move`` and
   ``POST /app/api/look``: each needs ``Authorization: tma <initData>``, and
   answers only a person seated at that table, with what their seat may see.
+  An event stream, once checked here, is handed to the streams process
+  (:mod:`bot.webapp.feed`, :mod:`bot.webapp.streams`), which answers it.
 
 A move goes through ``PlayService.human_move`` like a button press: the same
 checks (seat, move number, turn), the same transaction, the same refusals,
@@ -18,7 +20,6 @@ whose texts the page shows.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import json
@@ -42,8 +43,9 @@ from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.webapp.auth import AuthError, Person, authenticate
-from bot.webapp.hub import Hub, Watched, mark
-from bot.webapp.state import plain, public_state, seat_part, seat_state
+from bot.webapp.feed import Feed
+from bot.webapp.headers import EVENT_STREAM, NO_STORE, SECURITY_HEADERS
+from bot.webapp.state import plain, seat_state
 from bot.webapp.texts import page_texts
 
 log = logging.getLogger(__name__)
@@ -57,18 +59,6 @@ CONTENT_TYPES = {
 }
 # Telegram's own script is the one thing the page loads from elsewhere.
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self';"
-        " img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
-NO_STORE = {"Cache-Control": "no-store"}
-# A stream that saw no change for this long gets a comment line: proxies keep
-# it open, and a client that went away is noticed.
-KEEPALIVE = 15.0
 # What a move's body may hold; anything longer is not a move.
 MAX_BODY = 1024
 
@@ -103,7 +93,8 @@ class TableApp:
         self.texts = texts
         self.clock = clock
         self.base = urlsplit(settings.webapp_url).path.rstrip("/")
-        self.hub = Hub(reg)
+        self.feed = Feed(reg, settings.default_lang, settings.log_level)
+        self.feed.now = clock.now
         self._token = settings.bot_token.get_secret_value()
         self._words = {
             lang: json.dumps(words, ensure_ascii=False).encode()
@@ -119,7 +110,7 @@ class TableApp:
 
         def changed() -> None:
             before()
-            self.hub.changed()
+            self.feed.changed()
 
         play.on_change = changed
 
@@ -136,6 +127,7 @@ class TableApp:
         app.router.add_get(b + "/api/events", self._guarded(self._events))
         app.router.add_post(b + "/api/move", self._guarded(self._move))
         app.router.add_post(b + "/api/look", self._guarded(self._look))
+        app.on_startup.append(self._on_startup)
         app.on_shutdown.append(self._on_shutdown)
 
     @contextlib.asynccontextmanager
@@ -152,8 +144,11 @@ class TableApp:
         finally:
             await runner.cleanup()
 
+    async def _on_startup(self, _: web.Application) -> None:
+        await self.feed.start()
+
     async def _on_shutdown(self, _: web.Application) -> None:
-        self.hub.close()
+        await self.feed.stop()
 
     def _guarded(self, handler: Handler) -> Handler:
         """Refusals become JSON with the text in the person's language."""
@@ -265,15 +260,6 @@ class TableApp:
             raise Refusal(409, e.key, **e.args_) from None
         return await self._after(person, live.table_id)
 
-    def _state_event(self, watched: Watched, person: Person, live: LiveTable, seat: int) -> bytes:
-        """The seat's state as an event: the public part as the table's other
-        streams share it, and the seat's own part, in one JSON object."""
-        tr = partial(self.texts, person.lang)
-        public = watched.public(person.lang, partial(_dumps, public_state, tr, live))
-        own = _dumps(seat_part, tr, live, seat, self.clock.now())
-        data = public[:-1] + "," + own[1:]  # {...public, ...own}
-        return f"id: {live.seq}\nevent: state\ndata: {data}\n\n".encode()
-
     async def _after(self, person: Person, table_id: int) -> web.StreamResponse:
         """The state once the move is committed (the table may have finished)."""
         live, seat = await self._seated(person, table_id)
@@ -296,47 +282,23 @@ class TableApp:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         """The seat's state now, then again after every change, until the
-        person goes or the bot stops. A reconnecting page gets the state at
-        once: it catches up whatever it missed."""
+        person goes or the bot stops: checked here, then the connection is
+        the streams process's. A reconnecting page gets the state at once:
+        it catches up whatever it missed."""
         person = self._person(request)
         live, _ = await self._seated(person, request.query.get("t"))
-        response = web.StreamResponse(
-            headers={
-                **SECURITY_HEADERS,
-                **NO_STORE,
-                "Content-Type": "text/event-stream; charset=utf-8",
-                "X-Accel-Buffering": "no",  # nginx: pass each event on at once
-            }
-        )
-        await response.prepare(request)
-        watched, watcher = self.hub.watch(live, person.user_id)
-        sent: tuple[Any, ...] | None = None
-        try:
-            while not self.hub.closing:
-                watcher.wake.clear()
-                live = watched.live
-                seat = live.seat_of(person.user_id)
-                if seat is None or live.game is None:
-                    text = plain(self.texts(person.lang, "err-not-at-table"))
-                    await response.write(
-                        _event("gone", {"error": "err-not-at-table", "text": text})
-                    )
-                    break
-                now = mark(live)
-                if now != sent:
-                    sent = now
-                    await response.write(self._state_event(watched, person, live, seat))
-                try:
-                    # asyncio.timeout, not wait_for: no task of its own per wait.
-                    async with asyncio.timeout(KEEPALIVE):
-                        await watcher.wake.wait()
-                except TimeoutError:
-                    await response.write(b": keep-alive\n\n")
-        except ConnectionError:
-            pass  # the page went away (closed, reloaded, lost the network)
-        finally:
-            self.hub.unwatch(watched.live.table_id, watcher)
-        return response
+        if request.method != "GET":  # HEAD: the headers only
+            return web.Response(headers={**SECURITY_HEADERS, **NO_STORE, **EVENT_STREAM})
+        transport = request.transport
+        sock = transport.get_extra_info("socket") if transport is not None else None
+        if transport is None or sock is None:
+            raise web.HTTPServiceUnavailable()  # the page went away already
+        if not await self.feed.hand_over(sock.fileno(), live, person.user_id, person.lang):
+            raise Refusal(503, "webapp-err-network")
+        # Ours no more: closing our descriptor leaves the connection open in
+        # the streams process, and nothing more is written to it from here.
+        transport.close()
+        return web.Response()
 
 
 def _load_static() -> dict[str, tuple[bytes, str]]:
@@ -355,16 +317,6 @@ def _json(data: dict[str, Any]) -> web.Response:
         content_type="application/json",
         headers=NO_STORE,
     )
-
-
-def _event(kind: str, data: dict[str, Any]) -> bytes:
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return f"event: {kind}\ndata: {body}\n\n".encode()
-
-
-def _dumps(build: Callable[..., dict[str, Any]], *args: Any) -> str:
-    """``build(*args)`` as compact JSON text."""
-    return json.dumps(build(*args), ensure_ascii=False, separators=(",", ":"))
 
 
 def _int(value: object) -> int | None:
