@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -65,9 +66,10 @@ class AppClients:
     """The load's side: finds each person's app link and has the streams
     process open it; collects that process's figures at the end."""
 
-    def __init__(self, fake: FakeTelegram, *, control: bool = False) -> None:
+    def __init__(self, fake: FakeTelegram, *, control: bool = False, nice: int = 0) -> None:
         self.fake = fake
         self.control = control
+        self.nice = nice
         self.port = free_port()
         self.streams = 0  # open now, as last reported
         self.report: dict[str, Any] = {}
@@ -90,6 +92,7 @@ class AppClients:
             sys.executable,
             str(HERE / "app_clients.py"),
             *(["--control"] if self.control else []),
+            *(["--nice", str(self.nice)] if self.nice else []),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
         )
@@ -307,4 +310,8 @@ async def serve(control: bool) -> None:
 
 
 if __name__ == "__main__":
+    if "--nice" in sys.argv[1:]:
+        # The phones yield the shared machine to the bot and the fake Telegram
+        # (on their own hardware they would take nothing from either).
+        os.nice(int(sys.argv[sys.argv.index("--nice") + 1]))
     asyncio.run(serve("--control" in sys.argv[1:]))

@@ -426,7 +426,11 @@ async def run(args: argparse.Namespace) -> None:
         load = Load(fake, random.Random(args.seed), think=args.think)
         load.hook()
         # --app: the Mini App's streams; --app-control: the same streams elsewhere.
-        app = AppClients(fake, control=args.app_control) if args.app or args.app_control else None
+        app = (
+            AppClients(fake, control=args.app_control, nice=args.app_nice)
+            if args.app or args.app_control
+            else None
+        )
         env = {
             **os.environ,
             "BOT_TOKEN": fake.token,
@@ -650,6 +654,12 @@ def main() -> None:
         "--app-control",
         action="store_true",
         help="--app's buttons and streams, but the streams read a stand-in server, not the bot",
+    )
+    p.add_argument(
+        "--app-nice",
+        type=int,
+        default=0,
+        help="niceness of the app's readers (the phones) on this shared machine",
     )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(

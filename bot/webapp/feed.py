@@ -119,7 +119,7 @@ class Feed:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
         try:
-            self._proc = await asyncio.create_subprocess_exec(
+            proc = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
                 "bot.webapp.streams",
@@ -130,23 +130,35 @@ class Feed:
                 env=env,
                 stdin=asyncio.subprocess.DEVNULL,
             )
+        except BaseException:
+            ours.close()
+            raise
         finally:
             theirs.close()
-        self._sock = ours
+        self._proc, self._sock = proc, ours
         asyncio.get_running_loop().add_reader(ours.fileno(), self._on_readable)
 
     async def _keep(self) -> None:
         """Start the streams process again whenever it ends, until we stop."""
-        while True:
-            assert self._proc is not None
+        while self._proc is not None:
             code = await self._proc.wait()
             if self._stopping:
                 return
             log.error("the Mini App's streams process ended (%s); starting it again", code)
             self._drop_link()
+            await self._respawn()
+
+    async def _respawn(self) -> None:
+        """Try again every RESTART_DELAY seconds until it starts or we stop."""
+        while True:
             await asyncio.sleep(RESTART_DELAY)
-            if not self._stopping:
+            if self._stopping:
+                return
+            try:
                 await self._spawn()
+                return
+            except OSError:
+                log.exception("could not start the Mini App's streams process")
 
     def _drop_link(self) -> None:
         """The process is gone with every stream it held."""
