@@ -26,7 +26,6 @@ import logging
 import os
 import socket
 import sys
-import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -83,8 +82,11 @@ class Watched:
 
 
 class Feed:
-    def __init__(self, reg: Registry, default_lang: str, log_level: str) -> None:
+    def __init__(
+        self, reg: Registry, now: Callable[[], float], default_lang: str, log_level: str
+    ) -> None:
         self.reg = reg
+        self.now = now  # the bot's clock (a test's is fake): the pages count time with it
         self.default_lang = default_lang
         self.log_level = log_level
         self._tables: dict[int, Watched] = {}
@@ -97,7 +99,6 @@ class Feed:
         self._writing = False
         self._keeper: asyncio.Task[None] | None = None
         self._stopping = False
-        self.now: Callable[[], float] = time.time  # the bot's clock (a test's is fake)
 
     def __len__(self) -> int:
         return sum(w.streams for w in self._tables.values())

@@ -93,8 +93,7 @@ class TableApp:
         self.texts = texts
         self.clock = clock
         self.base = urlsplit(settings.webapp_url).path.rstrip("/")
-        self.feed = Feed(reg, settings.default_lang, settings.log_level)
-        self.feed.now = clock.now
+        self.feed = Feed(reg, clock.now, settings.default_lang, settings.log_level)
         self._token = settings.bot_token.get_secret_value()
         self._words = {
             lang: json.dumps(words, ensure_ascii=False).encode()

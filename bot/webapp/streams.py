@@ -149,7 +149,11 @@ class Streams:
             message = wire.decode(data)
             if message[0] == "open":
                 _, user_id, lang, copy, now = message
-                self._open(fds[0], user_id, lang, copy, now)
+                if fds:
+                    self._open(fds[0], user_id, lang, copy, now)
+                else:  # the descriptor did not come (no room for it here)
+                    log.error("a stream came without its connection")
+                    self._tell(wire.encode(("closed", copy[0])))
             elif message[0] == "changed":
                 _, now, copies = message
                 for copy in copies:
