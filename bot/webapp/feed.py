@@ -55,10 +55,9 @@ Outgoing = tuple[bytes, int | None, "asyncio.Future[bool] | None"]
 
 def mark(live: LiveTable) -> tuple[Any, ...]:
     """What must differ for any seat's picture of the table to differ. The
-    game is compared by identity and length: the services replace it."""
+    game is compared by identity: the services replace it, never change it."""
     return (
         live.game,
-        live.seq,
         live.status,
         live.due_at,
         live.paused,
@@ -203,12 +202,12 @@ class Feed:
         cannot come to mean another connection meanwhile."""
         if self._sock is None:
             return False
+        copy = wire.copy_of(live, None)  # whole: the process may have dropped it
         watched = self._tables.get(live.table_id)
         if watched is None:
-            watched = self._tables[live.table_id] = Watched(live, mark(live), None)
-        watched.streams += 1
-        copy = wire.copy_of(live, None)  # whole: the process may have dropped it
+            watched = self._tables[live.table_id] = Watched(live, (), None)
         watched.live, watched.seen, watched.game = live, mark(live), wire.game_held(copy)
+        watched.streams += 1
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         item: Outgoing = (wire.encode(("open", user_id, lang, copy, self.now())), os.dup(fd), done)
         self._send(item)

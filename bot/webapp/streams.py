@@ -180,16 +180,9 @@ class Streams:
         return table
 
     def _open(self, fd: int, user_id: int, lang: str, copy: wire.TableCopy, now: float) -> None:
-        table = self.tables.get(copy[0])
-        if table is not None:  # ``open`` carries the whole table: a fresh copy
-            table.live = wire.apply_copy(None, copy)
-            table.public_json = {}
-            for other in list(table.streams):
-                if other.transport is not None:
-                    self._send(table, other, now)
-        else:
-            table = self._apply(copy)
-            assert table is not None  # a whole copy is never out of step
+        table = self._apply(copy)
+        assert table is not None  # ``open`` carries the whole table: never out of step
+        self._send_all(table, now)  # the table's other pages get it too
         stream = Stream(self, copy[0], user_id, lang)
         table.streams.add(stream)
         task = asyncio.create_task(self._connect(fd, stream, now))
@@ -213,8 +206,12 @@ class Streams:
         if copy[0] not in self.tables:
             return  # its last stream just ended; the bot will know soon
         table = self._apply(copy)
-        if table is None:
-            return
+        if table is not None:
+            self._send_all(table, now)
+
+    def _send_all(self, table: Table, now: float) -> None:
+        """Every connected page of the table (one still connecting gets the
+        table's latest once it is)."""
         for stream in list(table.streams):
             if stream.transport is not None:
                 self._send(table, stream, now)

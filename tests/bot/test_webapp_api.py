@@ -18,7 +18,7 @@ import pytest
 from fake_telegram import FakeTelegram, FakeUser
 from fake_telegram.webapp import free_port, sign_init_data, web_app_url
 from harness import InProcessBot, Table, move_buttons, settings_for
-from webapp_kit import Page, Stream
+from webapp_kit import Page, Stream, app_settings
 
 from bot.config import ConfigError, load_settings
 from engine import Game, Rules
@@ -67,17 +67,8 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 async def start_table(fake: FakeTelegram, tmp_path: Path, **extra: Any) -> Setup:
     """Анна (North) and Борис (East) with two computer seats, the game started;
     Кирилл is in the group but not at the table."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}/app"
-    settings = settings_for(
-        fake,
-        tmp_path / "spades.db",
-        webapp_url=base,
-        webapp_listen="127.0.0.1",
-        webapp_port=port,
-        webapp_short_name="table",
-        **extra,
-    )
+    base, app = app_settings()
+    settings = settings_for(fake, tmp_path / "spades.db", **app, **extra)
     bot = InProcessBot(settings)
     await bot.start(fake)
     anna, boris = fake.add_user(501, "Анна"), fake.add_user(502, "Борис")

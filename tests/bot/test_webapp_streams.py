@@ -13,12 +13,12 @@ from functools import partial
 from pathlib import Path
 
 from fake_telegram import FakeTelegram
-from fake_telegram.webapp import free_port, sign_init_data, web_app_url
+from fake_telegram.webapp import sign_init_data, web_app_url
 from harness import BotProcess, Table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_webapp_api import hand_messages, idle, mover, start_table
-from webapp_kit import Page, Stream
+from webapp_kit import Page, Stream, app_settings
 
 from bot.i18n import Texts, make_core
 from bot.model import LiveTable, TableStatus
@@ -176,16 +176,8 @@ def _alive(pid: int) -> bool:
 async def test_a_killed_bot_leaves_no_streams_process_behind(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}/app"
-    proc = BotProcess(
-        fake,
-        tmp_path / "spades.db",
-        webapp_url=base,
-        webapp_listen="127.0.0.1",
-        webapp_port=port,
-        webapp_short_name="table",
-    )
+    base, app = app_settings()
+    proc = BotProcess(fake, tmp_path / "spades.db", **app)
     await proc.start(fake)
     anna, boris = fake.add_user(601, "Анна"), fake.add_user(602, "Борис")
     fake.add_group(GROUP, "Пики", members=[anna, boris], admins=[anna])

@@ -7,6 +7,19 @@ import json
 from typing import Any
 
 import aiohttp
+from fake_telegram.webapp import free_port
+
+
+def app_settings() -> tuple[str, dict[str, Any]]:
+    """The app's base address on a free local port, and the bot's settings for it."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/app"
+    return base, {
+        "webapp_url": base,
+        "webapp_listen": "127.0.0.1",
+        "webapp_port": port,
+        "webapp_short_name": "table",
+    }
 
 
 class Page:
