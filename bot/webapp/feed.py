@@ -55,9 +55,11 @@ Outgoing = tuple[bytes, int | None, "asyncio.Future[bool] | None"]
 
 def mark(live: LiveTable) -> tuple[Any, ...]:
     """What must differ for any seat's picture of the table to differ. The
-    game is compared by identity: the services replace it, never change it."""
+    game is compared by identity and length: the services replace it, and
+    the length costs nothing to compare should one ever change it in place."""
     return (
         live.game,
+        live.seq,
         live.status,
         live.due_at,
         live.paused,
