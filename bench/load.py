@@ -78,6 +78,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import os
 import random
 import shlex
@@ -178,6 +179,48 @@ def thread_cpu(pid: int) -> dict[int, float]:
             fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
             out[int(task.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return out
+
+
+def machine_ticks() -> tuple[int, int, int]:
+    """All, idle (with I/O wait) and stolen CPU ticks of the machine so far."""
+    with open("/proc/stat") as f:
+        values = [int(x) for x in f.readline().split()[1:]]
+    return sum(values[:8]), values[3] + values[4], values[7]
+
+
+class LoopLag:
+    """How late this process's loop wakes from a short sleep during the window.
+
+    The fake Telegram and the people run on this loop, and every latency is
+    timed on it: a press waits for it to queue the update and the answer for
+    it to be noticed. Its own stalls are in every figure, so they are shown.
+    """
+
+    TICK = 0.01
+
+    def __init__(self) -> None:
+        self.late: list[float] = []
+        self.measuring = False
+        self.gc_pauses: list[float] = []
+        self._gc_start = 0.0
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+        elif self.measuring:
+            self.gc_pauses.append(time.perf_counter() - self._gc_start)
+
+    def close(self) -> None:
+        gc.callbacks.remove(self._on_gc)
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + self.TICK
+            await asyncio.sleep(self.TICK)
+            if self.measuring:
+                self.late.append(loop.time() - due)
 
 
 @dataclass
@@ -461,6 +504,8 @@ async def run(args: argparse.Namespace) -> None:
             series = [(0, base)]
             sem = asyncio.Semaphore(args.concurrency)
             sweeper = asyncio.create_task(load.sweep())
+            lag = LoopLag()
+            lagger = asyncio.create_task(lag.run())
             t0 = time.perf_counter()
             for first in range(0, args.tables, args.step):
                 batch = range(first, min(args.tables, first + args.step))
@@ -473,8 +518,15 @@ async def run(args: argparse.Namespace) -> None:
                     app.watch(person.user)
                 await app.ready(120)
             await asyncio.sleep(args.warmup)
+            # This process keeps every call and message version (the fake's
+            # record), so a full collection of its heap stalled the fake
+            # Telegram for up to 0.4 s, in every latency measured: what it
+            # holds is set aside, here and every few seconds, and only what
+            # is newer is walked.
+            gc.freeze()
 
-            load.measuring = True
+            load.measuring = lag.measuring = True
+            ticks0 = machine_ticks()
             if app is not None:
                 app.start_measuring()
             if args.profile:
@@ -490,6 +542,7 @@ async def run(args: argparse.Namespace) -> None:
             samples = []
             while time.perf_counter() - start < args.seconds:
                 await asyncio.sleep(min(5.0, args.seconds))
+                gc.freeze()  # see below, at the first
                 samples.append(rss_kib(proc.pid))
                 now = time.perf_counter() - start
                 if args.storage and now >= next_sample and now < args.seconds:
@@ -507,7 +560,8 @@ async def run(args: argparse.Namespace) -> None:
             moves = count_actions(db) - moves0
             if args.storage:
                 stored.append(storage(db, elapsed, detail=True))
-            load.measuring = False
+            load.measuring = lag.measuring = False
+            ticks = [b - a for a, b in zip(ticks0, machine_ticks(), strict=True)]
             if app is not None:
                 app.stop_measuring()
             if args.profile:
@@ -516,6 +570,8 @@ async def run(args: argparse.Namespace) -> None:
             by_method, group_sends, hands = call_counts(fake, since)
             peak = rss_kib(proc.pid, "VmHWM")
             sweeper.cancel()
+            lagger.cancel()
+            lag.close()
         finally:
             try:
                 if app is not None:
@@ -548,7 +604,16 @@ async def run(args: argparse.Namespace) -> None:
         f" Mini App streams process {streams_cpu / elapsed * 100:.0f} %"
         f" ({streams_cpu / max(1, moves) * 1000:.2f} ms per move);"
         f" fake Telegram + people {own_cpu / elapsed * 100:.0f} %;"
-        f" machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        f" machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores,"
+        f" busy {(ticks[0] - ticks[1]) / max(1, ticks[0]) * 100:.0f} %,"
+        f" stolen by the host {ticks[2] / max(1, ticks[0]) * 100:.1f} %"
+    )
+    late = lag.late
+    print(
+        f"the fake Telegram's loop (this process) woke late: p50 {percentile(late, 0.5) * 1000:.1f} ms,"
+        f" p99 {percentile(late, 0.99) * 1000:.1f} ms, max {max(late, default=0.0) * 1000:.1f} ms;"
+        f" its garbage collector {sum(lag.gc_pauses):.2f} s in {len(lag.gc_pauses)} runs,"
+        f" longest {max(lag.gc_pauses, default=0.0) * 1000:.1f} ms"
     )
     print(
         f"press -> answer: {len(lat)} presses, p50 {percentile(lat, 0.5) * 1000:.1f} ms,"

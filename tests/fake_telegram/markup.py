@@ -61,6 +61,9 @@ _URL_RE = re.compile(r"^(?:(?:https?|tg|ton)://\S+|[\w-]+(?:\.[\w-]+)+(?:[/?#]\S
 _USER_LINK_RE = re.compile(r"^tg://user\?id=(\d+)$", re.I)
 _COMMAND_RE = re.compile(r"(?<![\w/@])/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{3,32})?(?![\w@/])")
 _MENTION_RE = re.compile(r"(?<![\w@/])@[A-Za-z][A-Za-z0-9_]{3,31}(?![\w@])")
+# A run of text with no tag and no entity: emitted whole (one character at a
+# time, this parser took 40 % of the load bench's fake Telegram).
+_PLAIN_RUN = re.compile(r"[^<&]+")
 
 
 def utf16_len(text: str) -> int:
@@ -126,8 +129,10 @@ class _HtmlParser:
                 i += 1
                 continue
             if c != "<":
-                self.emit(c)
-                i += 1
+                run = _PLAIN_RUN.match(self.text, i)
+                assert run is not None  # c is neither "<" nor "&"
+                self.emit(run.group())
+                i = run.end()
                 continue
             i = self.close_tag(i) if self.char(i + 1) == "/" else self.open_tag(i)
         if self.stack:
