@@ -9,7 +9,10 @@ the same ``bench/load.py`` run gave p99 220 ms, then 370 ms half an hour
 later), far more than the differences worth measuring. So one run of A and
 one of B, taken at different times, say nothing; here A and B alternate
 (A B B A A B …, so neither always goes first), each ``--pairs`` times, and
-the figures compared are the medians and the pair-by-pair ratios B / A.
+the figures compared are the medians and the pair-by-pair ratios B / A,
+and the percentiles of all of a side's presses pooled. Each run also shows
+the fake Telegram's CPU per move, nearly the same work on both sides: when
+it is high, the machine was slow during that run.
 
 Every run is a whole ``bench/load.py`` (its own bot process, database and
 fake Telegram); options after ``--`` go to every run, ``--a`` and ``--b``
@@ -19,13 +22,17 @@ to one side each. Figures only: nothing here fails on a goal.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import shlex
 import statistics
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, fields
 from pathlib import Path
+
+from app_clients import percentile
 
 HERE = Path(__file__).resolve().parent
 
@@ -34,6 +41,7 @@ LATENCY = re.compile(r"p50 ([\d.]+) ms, p90 [\d.]+ ms, p99 ([\d.]+) ms")
 PER_MOVE = re.compile(r"([\d.]+) ms per move;")
 LOOP = re.compile(r"event-loop thread (\d+) %")
 STREAMS = re.compile(r"streams process \d+ % \(([\d.]+) ms per move\)")
+FAKE = re.compile(r"fake Telegram \+ people \d+ % \(([\d.]+) ms per move\)")
 
 
 @dataclass
@@ -44,11 +52,18 @@ class Figures:
     cpu_ms: float  # the bot's CPU per move
     loop: float  # the bot's event-loop thread, % of a core
     streams_ms: float  # the Mini App's streams process's CPU per move
+    # The fake Telegram's and the people's CPU per move: about the same work
+    # on both sides, so it shows the machine's speed at the time of the run.
+    fake_ms: float
 
 
-def run(options: list[str]) -> Figures:
-    cmd = [sys.executable, str(HERE / "load.py"), *options]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+def run(options: list[str], latencies: list[float]) -> Figures:
+    """One load.py run; its presses' latencies (ms) are added to ``latencies``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "latencies.json"
+        cmd = [sys.executable, str(HERE / "load.py"), *options, "--latencies", str(path)]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        latencies.extend(json.loads(path.read_text()))
 
     def first(pattern: re.Pattern[str], group: int = 1) -> float:
         found = pattern.search(out)
@@ -63,6 +78,7 @@ def run(options: list[str]) -> Figures:
         cpu_ms=first(PER_MOVE),
         loop=first(LOOP),
         streams_ms=first(STREAMS),
+        fake_ms=first(FAKE),
     )
 
 
@@ -70,7 +86,7 @@ def line(name: str, f: Figures) -> str:
     return (
         f"{name}: {f.moves:6.1f} moves/s, p50 {f.p50:6.1f} ms, p99 {f.p99:6.1f} ms,"
         f" bot {f.cpu_ms:.2f} ms CPU per move, loop {f.loop:.0f} %,"
-        f" streams {f.streams_ms:.2f} ms per move"
+        f" streams {f.streams_ms:.2f} ms per move, fake Telegram {f.fake_ms:.2f} ms per move"
     )
 
 
@@ -87,10 +103,11 @@ def main() -> None:
     print(f"A = load.py {shlex.join(sides['A'])}")
     print(f"B = load.py {shlex.join(sides['B'])}")
     got: dict[str, list[Figures]] = {"A": [], "B": []}
+    pooled: dict[str, list[float]] = {"A": [], "B": []}
     for i in range(args.pairs):
         order = "AB" if i % 2 == 0 else "BA"
         for name in order:
-            figures = run(sides[name])
+            figures = run(sides[name], pooled[name])
             got[name].append(figures)
             print(f"pair {i + 1} {line(name, figures)}", flush=True)
     a, b = got["A"], got["B"]
@@ -106,6 +123,19 @@ def main() -> None:
                 Figures(*(median(side, f.name) for f in fields(Figures))),
             )
         )
+    # Every press of a side's runs together: one run's p99 rests on its ~35
+    # slowest presses, the pooled one on all the runs' (the medians above
+    # keep one run's bad minute from moving a side).
+    q = {name: (percentile(v, 0.5), percentile(v, 0.99)) for name, v in pooled.items()}
+    for name in ("A", "B"):
+        print(
+            f"pooled {name}: {len(pooled[name])} presses, p50 {q[name][0]:.1f} ms,"
+            f" p99 {q[name][1]:.1f} ms"
+        )
+    print(
+        f"B against A, pooled: p50 {q['B'][0] / q['A'][0] - 1:+.1%},"
+        f" p99 {q['B'][1] / q['A'][1] - 1:+.1%}"
+    )
     for attr, label in (("moves", "moves/s"), ("p50", "p50"), ("p99", "p99")):
         ratios = [getattr(y, attr) / getattr(x, attr) - 1 for x, y in zip(a, b, strict=True)]
         print(

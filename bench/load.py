@@ -79,6 +79,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import json
 import os
 import random
 import shlex
@@ -603,7 +604,8 @@ async def run(args: argparse.Namespace) -> None:
         f" ({ai_cpu / max(1, moves) * 1000:.2f} ms per move);"
         f" Mini App streams process {streams_cpu / elapsed * 100:.0f} %"
         f" ({streams_cpu / max(1, moves) * 1000:.2f} ms per move);"
-        f" fake Telegram + people {own_cpu / elapsed * 100:.0f} %;"
+        f" fake Telegram + people {own_cpu / elapsed * 100:.0f} %"
+        f" ({own_cpu / max(1, moves) * 1000:.2f} ms per move);"
         f" machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores,"
         f" busy {(ticks[0] - ticks[1]) / max(1, ticks[0]) * 100:.0f} %,"
         f" stolen by the host {ticks[2] / max(1, ticks[0]) * 100:.1f} %"
@@ -651,6 +653,8 @@ async def run(args: argparse.Namespace) -> None:
             print(line[line.index("computer decisions:") :] + " (whole run)")
     if args.profile:
         print(f"profile written to {args.profile} (python -m pstats {args.profile})")
+    if args.latencies:
+        Path(args.latencies).write_text(json.dumps([round(x * 1000, 3) for x in lat]))
 
 
 def print_storage(stored: list[Storage], moves: int, window: float | None) -> None:
@@ -736,6 +740,10 @@ def main() -> None:
         help="one more environment variable for the bot (a setting to compare; repeatable)",
     )
     p.add_argument("--profile", help="run the bot under cProfile, stats to this file")
+    p.add_argument(
+        "--latencies",
+        help="write every press -> answer latency of the window (ms, JSON list) to this file",
+    )
     p.add_argument(
         "--storage",
         action="store_true",
