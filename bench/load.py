@@ -22,7 +22,14 @@ Figures (measured over the load window, after every table is playing):
 * new group messages per hand: sendMessage calls to the groups per hand
   finished (the result line is one; everything else edits the table message);
 * memory: the bot process's resident size before the tables, after every
-  ``--step`` tables, and its peak; per table = (peak − before) / tables.
+  ``--step`` tables, and its peak; per table = (peak − before) / tables;
+* the bench's own health: CPU of every process (the bot, its threads, its
+  children, the fake with the people), the machine's busy and stolen CPU,
+  and how late this process's loop woke and how long its collector paused
+  (the fake Telegram runs on that loop, so its stalls are in every latency).
+
+``--latencies FILE`` writes every press's latency of the window as JSON
+(``bench/ab.py`` pools them).
 
 Pacing: by default Telegram's per-group limit stays on (20 messages a minute,
 so table-message edits coalesce as they would in production); the per-private
@@ -543,7 +550,7 @@ async def run(args: argparse.Namespace) -> None:
             samples = []
             while time.perf_counter() - start < args.seconds:
                 await asyncio.sleep(min(5.0, args.seconds))
-                gc.freeze()  # see below, at the first
+                gc.freeze()  # as before the window: only what is newer is walked
                 samples.append(rss_kib(proc.pid))
                 now = time.perf_counter() - start
                 if args.storage and now >= next_sample and now < args.seconds:
