@@ -66,7 +66,7 @@ class AppClients:
     """The load's side: finds each person's app link and has the streams
     process open it; collects that process's figures at the end."""
 
-    def __init__(self, fake: FakeTelegram, *, control: bool = False, nice: int = 0) -> None:
+    def __init__(self, fake: FakeTelegram, *, control: bool = False, nice: str = "") -> None:
         self.fake = fake
         self.control = control
         self.nice = nice
@@ -312,6 +312,12 @@ async def serve(control: bool) -> None:
 if __name__ == "__main__":
     if "--nice" in sys.argv[1:]:
         # The phones yield the shared machine to the bot and the fake Telegram
-        # (on their own hardware they would take nothing from either).
-        os.nice(int(sys.argv[sys.argv.index("--nice") + 1]))
+        # (on their own hardware they would take nothing from either): a
+        # niceness, or ``idle`` for the kernel's lowest priority (SCHED_IDLE,
+        # whose wake-ups take no core from anyone else).
+        nice = sys.argv[sys.argv.index("--nice") + 1]
+        if nice == "idle":
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        else:
+            os.nice(int(nice))
     asyncio.run(serve("--control" in sys.argv[1:]))

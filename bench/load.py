@@ -733,9 +733,9 @@ def main() -> None:
     )
     p.add_argument(
         "--app-nice",
-        type=int,
-        default=0,
-        help="niceness of the app's readers (the phones) on this shared machine",
+        default="",
+        help="niceness of the app's readers (the phones) on this shared machine,"
+        " or 'idle' for the kernel's lowest priority (SCHED_IDLE)",
     )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(
