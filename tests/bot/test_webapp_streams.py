@@ -151,6 +151,26 @@ async def test_the_streams_process_comes_back_and_the_pages_reconnect(
     assert feed.pid is None
 
 
+async def test_the_streams_process_yields_the_cores_to_the_bot(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """A press is answered first: the streams process runs under SCHED_IDLE."""
+    s = await start_table(fake, tmp_path)
+    feed = s.bot.app.webapp.feed if s.bot.app.webapp else None
+    assert feed is not None
+    try:
+        pid = feed.pid
+        assert pid is not None
+        for _ in range(600):  # it sets its own policy once its imports are done
+            if os.sched_getscheduler(pid) == os.SCHED_IDLE:
+                break
+            await asyncio.sleep(0.1)
+        assert os.sched_getscheduler(pid) == os.SCHED_IDLE
+        await idle(s)
+    finally:
+        await s.bot.stop()
+
+
 def _children(pid: int) -> list[int]:
     out = []
     for entry in Path("/proc").iterdir():
