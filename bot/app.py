@@ -173,7 +173,7 @@ class App:
             self.charts.wake()
 
         self.play.on_change = changed
-        # The Mini App (WEBAPP_URL): chains its own wake-up to on_change.
+        # The Mini App (WEBAPP_URL): its feed listens to the tables' lock releases.
         self.webapp = (
             TableApp(s, self.registry, self.play, texts, self.clock) if s.webapp_url else None
         )

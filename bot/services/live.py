@@ -2,7 +2,10 @@
 
 Every change to a table happens under its lock: two presses at the same
 moment are applied one after the other against the current state, and the
-second sees the first's result (usually: a stale button).
+second sees the first's result (usually: a stale button). So a lock's
+release is also the moment its table may have changed: whoever shows tables
+elsewhere (the Mini App's feed) listens there (``Registry.on_release``),
+and looks at those tables only.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
@@ -41,24 +45,46 @@ class Ctx:
     clock: Clock
 
 
+class TableLock(asyncio.Lock):
+    """A table's lock that says when it is released."""
+
+    def __init__(self, table_id: int, released: Callable[[int], None]) -> None:
+        super().__init__()
+        self.table_id = table_id
+        self.released = released
+
+    def release(self) -> None:
+        super().release()
+        self.released(self.table_id)
+
+
+def _ignore(table_id: int) -> None:
+    """No one listens."""
+
+
 class Registry:
     def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
         self._tables: dict[int, LiveTable] = {}
         # Weak: a lock lives while someone holds or waits for it, so forged
         # table ids cannot pile up locks.
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._locks: weakref.WeakValueDictionary[int, TableLock] = weakref.WeakValueDictionary()
         self._chat_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
         self.langs: dict[int, str] = {}  # user id -> locale for private messages
+        # Told the table's id each time its lock is released.
+        self.on_release: Callable[[int], None] = _ignore
 
     def lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
         if lock is None:
-            lock = asyncio.Lock()
+            lock = TableLock(table_id, self._released)
             self._locks[table_id] = lock
         return lock
+
+    def _released(self, table_id: int) -> None:
+        self.on_release(table_id)
 
     def chat_lock(self, chat_id: int) -> asyncio.Lock:
         """Serialises what decides which table a chat has (two ``/newgame`` at

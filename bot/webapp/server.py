@@ -104,14 +104,6 @@ class TableApp:
         page = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
         self._page = page.replace("__VERSION__", version[:12]).encode()
         self._moves: dict[int, deque[float]] = {}
-        # Chained, not replaced: the outbox and the deadline loop stay woken too.
-        before = play.on_change
-
-        def changed() -> None:
-            before()
-            self.feed.changed()
-
-        play.on_change = changed
 
     # ------------------------------------------------------------ serving
     def install(self, app: web.Application) -> None:

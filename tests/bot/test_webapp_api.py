@@ -356,6 +356,27 @@ async def test_moves_arrive_live_and_a_dropped_stream_catches_up(
         await s.bot.stop()
 
 
+async def test_a_change_that_is_not_a_move_arrives_live(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """The feed looks at the tables whose lock was released, whatever
+    changed: here the group removes the bot (the game pauses) and adds it back."""
+    s = await start_table(fake, tmp_path)
+    try:
+        _, other, _ = await mover(s)
+        async with Stream(s.page(other), s.table_id) as stream:
+            kind, first = await asyncio.wait_for(stream.next(), 10)
+            assert kind == "state" and first["paused"] is False
+            fake.remove_bot_from_group(GROUP)
+            kind, event = await asyncio.wait_for(stream.next(), 10)
+            assert kind == "state" and event["paused"] is True and event["seq"] == first["seq"]
+            fake.add_bot_to_group(GROUP)
+            kind, event = await asyncio.wait_for(stream.next(), 10)
+            assert kind == "state" and event["paused"] is False
+    finally:
+        await s.bot.stop()
+
+
 async def test_a_move_in_the_app_updates_the_chat(fake: FakeTelegram, tmp_path: Path) -> None:
     s = await start_table(fake, tmp_path)
     try:
