@@ -10,9 +10,8 @@ change is small: every table changes under its lock, so when a watched
 table's lock is released (``Registry.on_release``) the table is noted, and
 at most once per ``SCAN_DELAY`` the noted tables' marks are compared with
 the last ones sent and those that differ go, with only the moves made
-since. (Comparing every watched table after any change cost the loop a
-few per cent at 200 tables: at a loop that busy, that is tens of per cent
-of latency.)
+since. (Comparing every watched table after any change took about 4 % of
+the loop's busy time at 200 tables, under cProfile.)
 
 A table whose lock is held again by then is left: it may hold a change not
 yet committed (or about to be rolled back); its release notes it again.
