@@ -356,9 +356,7 @@ async def test_moves_arrive_live_and_a_dropped_stream_catches_up(
         await s.bot.stop()
 
 
-async def test_a_change_that_is_not_a_move_arrives_live(
-    fake: FakeTelegram, tmp_path: Path
-) -> None:
+async def test_a_change_that_is_not_a_move_arrives_live(fake: FakeTelegram, tmp_path: Path) -> None:
     """The feed looks at the tables whose lock was released, whatever
     changed: here the group removes the bot (the game pauses) and adds it back."""
     s = await start_table(fake, tmp_path)
