@@ -17,12 +17,13 @@ from fake_telegram.webapp import sign_init_data, web_app_url
 from harness import BotProcess, Table
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_webapp_api import hand_messages, idle, mover, start_table
+from test_webapp_api import Setup, hand_messages, idle, mover, start_table
 from webapp_kit import Page, Stream, app_settings
 
 from bot.i18n import Texts, make_core
 from bot.model import LiveTable, TableStatus
 from bot.webapp import wire
+from bot.webapp.feed import Feed
 from bot.webapp.state import seat_state
 from engine import Game, Rules
 
@@ -103,12 +104,17 @@ def test_moves_that_do_not_follow_what_is_held_are_refused() -> None:
     assert after is not None and after.actions == later.actions
 
 
+def feed_of(s: Setup) -> Feed:
+    """The running bot's Mini App feed (the table was started with the app on)."""
+    assert s.bot.app.webapp is not None
+    return s.bot.app.webapp.feed
+
+
 async def test_the_streams_process_comes_back_and_the_pages_reconnect(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
     s = await start_table(fake, tmp_path)
-    feed = s.bot.app.webapp.feed if s.bot.app.webapp else None
-    assert feed is not None
+    feed = feed_of(s)
     try:
         me, other, state = await mover(s)
         page = s.page(other)
@@ -156,8 +162,7 @@ async def test_the_streams_process_yields_the_cores_to_the_bot(
 ) -> None:
     """A press is answered first: the streams process runs under SCHED_IDLE."""
     s = await start_table(fake, tmp_path)
-    feed = s.bot.app.webapp.feed if s.bot.app.webapp else None
-    assert feed is not None
+    feed = feed_of(s)
     try:
         pid = feed.pid
         assert pid is not None
