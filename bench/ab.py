@@ -42,6 +42,9 @@ PER_MOVE = re.compile(r"([\d.]+) ms per move;")
 LOOP = re.compile(r"event-loop thread (\d+) %")
 STREAMS = re.compile(r"streams process \d+ % \(([\d.]+) ms per move\)")
 FAKE = re.compile(r"fake Telegram \+ people \d+ % \(([\d.]+) ms per move\)")
+WAITS = re.compile(
+    r"waited for a core: bot ([\d.]+) ms per move .*fake Telegram \+ people ([\d.]+) ms per move"
+)
 
 
 @dataclass
@@ -55,6 +58,10 @@ class Figures:
     # The fake Telegram's and the people's CPU per move: about the same work
     # on both sides, so it shows the machine's speed at the time of the run.
     fake_ms: float
+    # Time spent ready to run but waiting for a core, per move: the bot's
+    # threads, and the fake Telegram's and the people's.
+    bot_wait_ms: float
+    fake_wait_ms: float
 
 
 def run(options: list[str], latencies: list[float]) -> Figures:
@@ -79,6 +86,8 @@ def run(options: list[str], latencies: list[float]) -> Figures:
         loop=first(LOOP),
         streams_ms=first(STREAMS),
         fake_ms=first(FAKE),
+        bot_wait_ms=first(WAITS, 1),
+        fake_wait_ms=first(WAITS, 2),
     )
 
 
@@ -86,7 +95,8 @@ def line(name: str, f: Figures) -> str:
     return (
         f"{name}: {f.moves:6.1f} moves/s, p50 {f.p50:6.1f} ms, p99 {f.p99:6.1f} ms,"
         f" bot {f.cpu_ms:.2f} ms CPU per move, loop {f.loop:.0f} %,"
-        f" streams {f.streams_ms:.2f} ms per move, fake Telegram {f.fake_ms:.2f} ms per move"
+        f" streams {f.streams_ms:.2f} ms per move, fake Telegram {f.fake_ms:.2f} ms per move;"
+        f" waited for a core: bot {f.bot_wait_ms:.2f}, fake {f.fake_wait_ms:.2f} ms per move"
     )
 
 

@@ -189,6 +189,17 @@ def thread_cpu(pid: int) -> dict[int, float]:
     return out
 
 
+def run_delay(pid: int | str) -> dict[int, float]:
+    """Seconds each thread of a process has spent ready to run but waiting for
+    a core (the second field of ``schedstat``): a process that waits longer
+    for the same work shares its cores with more."""
+    out: dict[int, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            out[int(task.name)] = int((task / "schedstat").read_text().split()[1]) / 1e9
+    return out
+
+
 def machine_ticks() -> tuple[int, int, int]:
     """All, idle (with I/O wait) and stolen CPU ticks of the machine so far."""
     with open("/proc/stat") as f:
@@ -544,6 +555,7 @@ async def run(args: argparse.Namespace) -> None:
             bot_cpu0, own_cpu0 = cpu_seconds(proc.pid), time.process_time()
             kids0 = children_cpu(proc.pid)
             threads0 = thread_cpu(proc.pid)
+            waits0, own_waits0 = run_delay(proc.pid), run_delay("self")
             start = time.perf_counter()
             stored = [storage(db, 0.0, detail=True)] if args.storage else []
             next_sample = args.sample
@@ -564,6 +576,10 @@ async def run(args: argparse.Namespace) -> None:
             streams_cpu = sum(t - kids0.get(k, 0.0) for k, t in kids.items() if k in streams)
             threads = thread_cpu(proc.pid)
             main_cpu = threads.get(proc.pid, 0.0) - threads0.get(proc.pid, 0.0)
+            waits, own_waits = run_delay(proc.pid), run_delay("self")
+            bot_wait = sum(t - waits0.get(k, 0.0) for k, t in waits.items())
+            main_wait = waits.get(proc.pid, 0.0) - waits0.get(proc.pid, 0.0)
+            own_wait = sum(t - own_waits0.get(k, 0.0) for k, t in own_waits.items())
             own_cpu = time.process_time() - own_cpu0
             moves = count_actions(db) - moves0
             if args.storage:
@@ -616,6 +632,11 @@ async def run(args: argparse.Namespace) -> None:
         f" machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores,"
         f" busy {(ticks[0] - ticks[1]) / max(1, ticks[0]) * 100:.0f} %,"
         f" stolen by the host {ticks[2] / max(1, ticks[0]) * 100:.1f} %"
+    )
+    print(
+        f"waited for a core: bot {bot_wait / max(1, moves) * 1000:.2f} ms per move"
+        f" (event-loop thread {main_wait / max(1, moves) * 1000:.2f} ms),"
+        f" fake Telegram + people {own_wait / max(1, moves) * 1000:.2f} ms per move"
     )
     late = lag.late
     print(
