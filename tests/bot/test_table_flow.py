@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import time
 
@@ -180,6 +181,43 @@ async def test_blocked_player_the_group_is_told_and_the_game_waits(
     assert con.execute("SELECT blocked FROM users WHERE user_id=?", (boris.id,)).fetchone()[0] == 0
     con.close()
     await play_moves(table, lambda: "Взятка 2 из 13" in table.table_message().text)
+
+
+async def test_a_start_while_a_refusal_waits_for_the_table_keeps_the_seat(
+    fake, running_bot, db_path
+) -> None:
+    """Telegram's 403 and the person's Start cross: the refusal marks them
+    blocked and waits for the table's lock; their Start clears the mark
+    meanwhile. Under the lock the refusal looks again and leaves the seat and
+    the group alone."""
+    anna, boris = fake.add_user(457, "Анна"), fake.add_user(458, "Борис")
+    table = await new_table(fake, anna, boris)
+    await (await fake.press_button(boris, table.table_message(), text_contains="Восток")).answer()
+    await fake.wait_for(lambda: "Борис" in table.table_message().text)
+    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    await fake.wait_for(lambda: table.actionable())
+    con = sqlite3.connect(db_path)
+    table_id = con.execute(
+        "SELECT table_id FROM tables WHERE chat_id=? AND status='playing'", (GROUP,)
+    ).fetchone()[0]
+
+    def blocked() -> int:
+        row = con.execute("SELECT blocked FROM users WHERE user_id=?", (boris.id,)).fetchone()
+        return int(row[0])
+
+    app = running_bot.app
+    async with app.registry.lock(table_id):
+        refusal = asyncio.create_task(app.play.on_forbidden(boris.id, "Forbidden: blocked"))
+        await fake.wait_for(lambda: blocked() == 1)
+        await fake.start_bot(boris)  # clears the mark, then waits for the table too
+        await fake.wait_for(lambda: blocked() == 0)
+    await refusal
+    con.close()
+    assert not (await app.registry.get(table_id)).blocked
+    # Play on until the group's messages (paced) have long gone out: no note.
+    await play_moves(table, lambda: "Взятка 2 из 13" in table.table_message().text)
+    assert not any("не может получать карты" in t for t in fake.sent_texts(GROUP))
+    assert "не получает сообщения" not in table.table_message().text
 
 
 async def test_english_speaking_player_reads_english(fake, running_bot) -> None:
