@@ -79,6 +79,11 @@ class AppClients:
         self._reader: asyncio.Task[None] | None = None
         self._done: asyncio.Future[None] | None = None
 
+    @property
+    def watching(self) -> int:
+        """Pages the streams process was asked to keep open."""
+        return self._watching
+
     def env(self) -> dict[str, str]:
         """What the bot needs to serve the app (polling mode: its own port)."""
         return {
@@ -135,6 +140,14 @@ class AppClients:
             if time.monotonic() > end:
                 raise RuntimeError(f"only {self.streams} of {self._watching} app streams open")
             await asyncio.sleep(0.1)
+
+    def close_all(self) -> None:
+        """Every page closed (``load.py --app-phases``): the streams end."""
+        self._send({"close": True})
+
+    def reopen_all(self) -> None:
+        """Every page opened again, as at the start."""
+        self._send({"reopen": True})
 
     def start_measuring(self) -> None:
         self._send({"measure": True})
@@ -194,6 +207,7 @@ class Streams:
             timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
         )
         self.tasks: list[asyncio.Task[None]] = []
+        self.targets: list[tuple[str, str]] = []  # (url, auth) of every page
 
     def tell(self, msg: dict[str, Any]) -> None:
         sys.stdout.write(json.dumps(msg) + "\n")
@@ -225,6 +239,7 @@ class Streams:
                         await self.read(r)
                     finally:
                         self.open -= 1
+                        self.tell({"open": self.open})
             except (aiohttp.ClientError, ConnectionError):
                 await asyncio.sleep(0.5)
 
@@ -282,7 +297,8 @@ async def stand_in() -> tuple[web.AppRunner, str]:
 
 
 async def serve(control: bool) -> None:
-    """Commands from stdin, one JSON object a line: watch, measure, stop."""
+    """Commands from stdin, one JSON object a line: watch, measure, close,
+    reopen, stop."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -292,8 +308,15 @@ async def serve(control: bool) -> None:
         async for line in reader:
             cmd = json.loads(line)
             if "watch" in cmd:
-                url = target or cmd["watch"]
-                streams.tasks.append(asyncio.create_task(streams.watch(url, cmd["auth"])))
+                streams.targets.append((target or cmd["watch"], cmd["auth"]))
+                streams.tasks.append(asyncio.create_task(streams.watch(*streams.targets[-1])))
+            elif "close" in cmd:
+                for task in streams.tasks:
+                    task.cancel()
+                await asyncio.gather(*streams.tasks, return_exceptions=True)
+                streams.tasks = []
+            elif "reopen" in cmd:
+                streams.tasks = [asyncio.create_task(streams.watch(*t)) for t in streams.targets]
             elif "measure" in cmd:
                 streams.measure(bool(cmd["measure"]))
             elif "stop" in cmd:

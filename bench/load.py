@@ -243,6 +243,100 @@ class LoopLag:
 
 
 @dataclass
+class Phase:
+    """One measured stretch of ``--app-phases``: the pages open or closed."""
+
+    kind: str
+    seconds: float
+    moves: int
+    bot_cpu: float
+    streams_cpu: float
+
+
+# The order of the phases: open, closed, closed, open (and again), so that a
+# drift of the machine's speed through the window favours neither.
+PHASE_ORDER = ("open", "closed", "closed", "open")
+
+
+async def run_phases(
+    args: argparse.Namespace,
+    load: Load,
+    app: AppClients,
+    db: Path,
+    pid: int,
+    samples: list[int],
+) -> list[Phase]:
+    """The window as phases of ``--app-phases`` seconds, the pages open in
+    half of them and closed in the other half, in one run: one bot, one
+    database, minutes apart at most, so the machine's drift (a third of its
+    speed within the hour) falls on both alike. The first ``--app-settle``
+    seconds of each phase are left out: opening 468 pages is a burst of
+    work that no steady state has."""
+    phases: list[Phase] = []
+    n = max(2, round(args.seconds / args.app_phases))
+    measured = args.app_phases - args.app_settle
+    for i in range(n):
+        kind = PHASE_ORDER[i % len(PHASE_ORDER)]
+        if i > 0 and kind != phases[-1].kind:
+            if kind == "open":
+                app.reopen_all()
+            else:
+                app.close_all()
+        await asyncio.sleep(args.app_settle)
+        if kind == "open" and app.streams < app.watching:
+            await app.ready(30)  # not counted: the window waits for the pages
+        gc.freeze()
+        moves0, cpu0 = count_actions(db), cpu_seconds(pid)
+        streams0 = sum(t for k, t in children_cpu(pid).items() if is_streams(k))
+        t0 = time.perf_counter()
+        load.phase = kind
+        await asyncio.sleep(measured)
+        load.phase = None
+        elapsed = time.perf_counter() - t0
+        streams = sum(t for k, t in children_cpu(pid).items() if is_streams(k))
+        phases.append(
+            Phase(
+                kind,
+                elapsed,
+                count_actions(db) - moves0,
+                cpu_seconds(pid) - cpu0,
+                streams - streams0,
+            )
+        )
+        samples.append(rss_kib(pid))
+    return phases
+
+
+def phases_report(phases: list[Phase], by_phase: dict[str, list[float]]) -> list[str]:
+    """Open against closed, in one run: moves/s, CPU per move, and p50 and
+    p99 of the presses made within the measured phases, pooled by kind."""
+
+    def figures(kind: str) -> tuple[float, ...]:
+        mine = [p for p in phases if p.kind == kind]
+        secs, moves = sum(p.seconds for p in mine), max(1, sum(p.moves for p in mine))
+        lat = by_phase.get(kind, [])
+        return (
+            moves / secs,
+            sum(p.bot_cpu for p in mine) / moves * 1000,
+            sum(p.streams_cpu for p in mine) / moves * 1000,
+            percentile(lat, 0.5) * 1000,
+            percentile(lat, 0.99) * 1000,
+        )
+
+    n_open = sum(p.kind == "open" for p in phases)
+    lines = [
+        f"app phases: {len(phases)} ({n_open} with every page open, the others with none),"
+        f" {phases[0].seconds:.1f} s measured each;"
+        f" presses: open {len(by_phase.get('open', []))}, closed {len(by_phase.get('closed', []))}"
+    ]
+    names = ("moves/s", "bot CPU per move (ms)", "streams process per move (ms)", "p50 (ms)")
+    for name, x, y in zip((*names, "p99 (ms)"), figures("open"), figures("closed"), strict=True):
+        versus = f", open against closed {x / y - 1:+.1%}" if y else ""
+        lines.append(f"  {name}: open {x:.2f}, closed {y:.2f}{versus}")
+    return lines
+
+
+@dataclass
 class Person:
     user: FakeUser
     last_key: str | None = None  # "m:table:seq" (or "l:…") of the last press
@@ -259,6 +353,11 @@ class Load:
     think: float = 0.0  # mean seconds a person takes before pressing
     measuring: bool = False
     presses: int = 0
+    # --app-phases: which phase is being measured now ("open"/"closed"; None
+    # while the streams settle), and the latencies of the presses made
+    # wholly within each.
+    phase: str | None = None
+    by_phase: dict[str, list[float]] = field(default_factory=dict)
 
     def hook(self) -> None:
         """React to every message the bot sends or edits in a private chat."""
@@ -313,7 +412,7 @@ class Load:
     async def press(self, person: Person, msg: FakeMessage, data: str) -> None:
         loop = asyncio.get_running_loop()
         try:
-            start = loop.time()
+            start, phase = loop.time(), self.phase
             press = await self.fake.press_raw(person.user, person.user.id, msg.message_id, data)
             self.presses += 1
             try:
@@ -327,6 +426,8 @@ class Load:
             self.answers["ok" if text is None else text[:30]] += 1
             if self.measuring:
                 self.latencies.append(took)
+                if phase is not None and phase == self.phase:
+                    self.by_phase.setdefault(phase, []).append(took)
             if text is not None:
                 person.last_key = None  # refused (stale, too fast…): look again later
         finally:
@@ -559,8 +660,11 @@ async def run(args: argparse.Namespace) -> None:
             start = time.perf_counter()
             stored = [storage(db, 0.0, detail=True)] if args.storage else []
             next_sample = args.sample
-            samples = []
-            while time.perf_counter() - start < args.seconds:
+            samples: list[int] = []
+            phases: list[Phase] = []
+            if app is not None and args.app_phases:
+                phases = await run_phases(args, load, app, db, proc.pid, samples)
+            while not phases and time.perf_counter() - start < args.seconds:
                 await asyncio.sleep(min(5.0, args.seconds))
                 gc.freeze()  # as before the window: only what is newer is walked
                 samples.append(rss_kib(proc.pid))
@@ -674,6 +778,8 @@ async def run(args: argparse.Namespace) -> None:
     print(f"answers: {dict(load.answers.most_common(6))}")
     if app is not None:
         print(app.summary(elapsed))
+    if phases:
+        print("\n".join(phases_report(phases, load.by_phase)))
     if stored:
         print_storage(stored, moves, hour_window() if args.hour_equivalent else None)
     for line in (tmp / "bot.log").read_text(errors="replace").splitlines():
@@ -751,6 +857,19 @@ def main() -> None:
         "--app-control",
         action="store_true",
         help="--app's buttons and streams, but the streams read a stand-in server, not the bot",
+    )
+    p.add_argument(
+        "--app-phases",
+        type=float,
+        default=0.0,
+        help="with --app: the window in phases of this many seconds, every page open in half"
+        " of them and closed in the rest (open, closed, closed, open…), compared in one run",
+    )
+    p.add_argument(
+        "--app-settle",
+        type=float,
+        default=5.0,
+        help="with --app-phases: seconds at the start of each phase left out",
     )
     p.add_argument(
         "--app-nice",
