@@ -155,6 +155,14 @@ class AppClients:
     def stop_measuring(self) -> None:
         self._send({"measure": False})
 
+    def pause_measuring(self) -> None:
+        """``--app-phases``: events count only within the measured phases
+        (not while 468 pages open at once); resumed without starting over."""
+        self._send({"measure": False})
+
+    def resume_measuring(self) -> None:
+        self._send({"measure": True, "keep": True})
+
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
@@ -213,8 +221,9 @@ class Streams:
         sys.stdout.write(json.dumps(msg) + "\n")
         sys.stdout.flush()
 
-    def measure(self, on: bool) -> None:
-        if on:
+    def measure(self, on: bool, keep: bool = False) -> None:
+        """On: count from now (``keep``: on top of what was counted)."""
+        if on and not keep:
             self.events = self.bytes = self.reconnects = 0
             self.lags.clear()
             self.cpu0 = time.process_time()
@@ -318,7 +327,7 @@ async def serve(control: bool) -> None:
             elif "reopen" in cmd:
                 streams.tasks = [asyncio.create_task(streams.watch(*t)) for t in streams.targets]
             elif "measure" in cmd:
-                streams.measure(bool(cmd["measure"]))
+                streams.measure(bool(cmd["measure"]), keep=bool(cmd.get("keep")))
             elif "stop" in cmd:
                 streams.measure(False)
                 streams.tell(streams.figures())

@@ -256,6 +256,7 @@ class Phase:
 # The order of the phases: open, closed, closed, open (and again), so that a
 # drift of the machine's speed through the window favours neither.
 PHASE_ORDER = ("open", "closed", "closed", "open")
+PHASES = ("open", "closed")
 
 
 async def run_phases(
@@ -275,6 +276,7 @@ async def run_phases(
     phases: list[Phase] = []
     n = max(2, round(args.seconds / args.app_phases))
     measured = args.app_phases - args.app_settle
+    app.pause_measuring()  # the events count within the measured phases only
     for i in range(n):
         kind = PHASE_ORDER[i % len(PHASE_ORDER)]
         if i > 0 and kind != phases[-1].kind:
@@ -289,8 +291,10 @@ async def run_phases(
         moves0, cpu0 = count_actions(db), cpu_seconds(pid)
         streams0 = sum(t for k, t in children_cpu(pid).items() if is_streams(k))
         t0 = time.perf_counter()
-        load.phase = kind
+        load.phase = i
+        app.resume_measuring()
         await asyncio.sleep(measured)
+        app.pause_measuring()
         load.phase = None
         elapsed = time.perf_counter() - t0
         streams = sum(t for k, t in children_cpu(pid).items() if is_streams(k))
@@ -307,32 +311,51 @@ async def run_phases(
     return phases
 
 
-def phases_report(phases: list[Phase], by_phase: dict[str, list[float]]) -> list[str]:
+def phases_report(phases: list[Phase], by_phase: dict[int, list[float]]) -> list[str]:
     """Open against closed, in one run: moves/s, CPU per move, and p50 and
-    p99 of the presses made within the measured phases, pooled by kind."""
+    p99 of the presses made within the measured phases, pooled by kind; and
+    the same p50 and p99 for the phases right after the pages opened or
+    closed against those after a phase of the same kind, to show whether a
+    change leaves a tail in the phase after it."""
+
+    def pooled(indexes: list[int]) -> list[float]:
+        return [x for i in indexes for x in by_phase.get(i, [])]
 
     def figures(kind: str) -> tuple[float, ...]:
-        mine = [p for p in phases if p.kind == kind]
-        secs, moves = sum(p.seconds for p in mine), max(1, sum(p.moves for p in mine))
-        lat = by_phase.get(kind, [])
+        mine = [i for i, p in enumerate(phases) if p.kind == kind]
+        secs = sum(phases[i].seconds for i in mine)
+        moves = max(1, sum(phases[i].moves for i in mine))
+        lat = pooled(mine)
         return (
             moves / secs,
-            sum(p.bot_cpu for p in mine) / moves * 1000,
-            sum(p.streams_cpu for p in mine) / moves * 1000,
+            sum(phases[i].bot_cpu for i in mine) / moves * 1000,
+            sum(phases[i].streams_cpu for i in mine) / moves * 1000,
             percentile(lat, 0.5) * 1000,
             percentile(lat, 0.99) * 1000,
         )
 
     n_open = sum(p.kind == "open" for p in phases)
+    counts = {k: len(pooled([i for i, p in enumerate(phases) if p.kind == k])) for k in PHASES}
     lines = [
         f"app phases: {len(phases)} ({n_open} with every page open, the others with none),"
         f" {phases[0].seconds:.1f} s measured each;"
-        f" presses: open {len(by_phase.get('open', []))}, closed {len(by_phase.get('closed', []))}"
+        f" presses: open {counts['open']}, closed {counts['closed']}"
     ]
     names = ("moves/s", "bot CPU per move (ms)", "streams process per move (ms)", "p50 (ms)")
     for name, x, y in zip((*names, "p99 (ms)"), figures("open"), figures("closed"), strict=True):
         versus = f", open against closed {x / y - 1:+.1%}" if y else ""
         lines.append(f"  {name}: open {x:.2f}, closed {y:.2f}{versus}")
+    for kind in PHASES:
+        after: dict[bool, list[float]] = {True: [], False: []}
+        for i, p in enumerate(phases):
+            if p.kind == kind and i > 0:
+                after[phases[i - 1].kind != kind].extend(by_phase.get(i, []))
+        lines.append(
+            f"  {kind}, p50 / p99 (ms): right after the change"
+            f" {percentile(after[True], 0.5) * 1000:.1f} / {percentile(after[True], 0.99) * 1000:.1f},"
+            f" after a phase like it"
+            f" {percentile(after[False], 0.5) * 1000:.1f} / {percentile(after[False], 0.99) * 1000:.1f}"
+        )
     return lines
 
 
@@ -353,11 +376,11 @@ class Load:
     think: float = 0.0  # mean seconds a person takes before pressing
     measuring: bool = False
     presses: int = 0
-    # --app-phases: which phase is being measured now ("open"/"closed"; None
-    # while the streams settle), and the latencies of the presses made
-    # wholly within each.
-    phase: str | None = None
-    by_phase: dict[str, list[float]] = field(default_factory=dict)
+    # --app-phases: which phase is being measured now (its index; None while
+    # the streams settle), and the latencies of the presses made wholly
+    # within each.
+    phase: int | None = None
+    by_phase: dict[int, list[float]] = field(default_factory=dict)
 
     def hook(self) -> None:
         """React to every message the bot sends or edits in a private chat."""
@@ -777,7 +800,8 @@ async def run(args: argparse.Namespace) -> None:
     )
     print(f"answers: {dict(load.answers.most_common(6))}")
     if app is not None:
-        print(app.summary(elapsed))
+        # With --app-phases the events flow in the open phases only.
+        print(app.summary(sum(p.seconds for p in phases if p.kind == "open") or elapsed))
     if phases:
         print("\n".join(phases_report(phases, load.by_phase)))
     if stored:
