@@ -51,6 +51,20 @@ everything else on the machine is as with ``--app``. Compare ``--app`` with
 also shows what the readers' process costs this 2-core machine (little:
 p50 +3 %, p99 +18 % in ``bench/ab.py``'s runs; see README's benchmarks).
 
+``--app --app-phases SECONDS`` compares the app open with the app closed
+in one run, for this machine's speed drifts by a third within the hour, more
+than separate runs minutes apart can tell from a 10 % difference: the window
+is cut into phases of SECONDS, every page open in half of them and closed in
+the others (open, closed, closed, open, and again, so a steady drift favours
+neither), and the first ``--app-settle`` seconds of each are left out (468
+pages opening at once is a burst no steady state has). Printed: moves/s, the
+bot's and the streams process's CPU per move, p50 and p99 of the presses
+made within the phases, open against closed; and p50 / p99 of the phases
+right after a change against those after a phase of the same kind (a tail
+of the change would show there). Both kinds have the app configured (the
+«🃏 Стол» button in every hand); what that alone costs is a comparison of
+whole runs (``bench/ab.py --b=--app-configured``).
+
 ``--profile FILE`` runs the bot under cProfile and writes the stats to FILE.
 
 Storage (``--storage``): the database file's size (and its WAL's), the
@@ -634,6 +648,8 @@ async def run(args: argparse.Namespace) -> None:
         }
         if app is not None:
             env.update(app.env())
+        elif args.app_configured:  # the button in every hand, no page ever opened
+            env.update(AppClients(fake).env())
         env.update(args.bot_env)
         cmd = [sys.executable, "-m", "bot"]
         if args.profile:
@@ -813,6 +829,13 @@ async def run(args: argparse.Namespace) -> None:
         print(f"profile written to {args.profile} (python -m pstats {args.profile})")
     if args.latencies:
         Path(args.latencies).write_text(json.dumps([round(x * 1000, 3) for x in lat]))
+    if args.phase_latencies and phases:
+        kinds = {k: [i for i, p in enumerate(phases) if p.kind == k] for k in PHASES}
+        ms = {
+            k: [round(x * 1000, 3) for i in idx for x in load.by_phase.get(i, [])]
+            for k, idx in kinds.items()
+        }
+        Path(args.phase_latencies).write_text(json.dumps(ms))
 
 
 def print_storage(stored: list[Storage], moves: int, window: float | None) -> None:
@@ -883,11 +906,21 @@ def main() -> None:
         help="--app's buttons and streams, but the streams read a stand-in server, not the bot",
     )
     p.add_argument(
+        "--app-configured",
+        action="store_true",
+        help="the Mini App configured (its button in every hand) but no page opened",
+    )
+    p.add_argument(
         "--app-phases",
         type=float,
         default=0.0,
         help="with --app: the window in phases of this many seconds, every page open in half"
         " of them and closed in the rest (open, closed, closed, open…), compared in one run",
+    )
+    p.add_argument(
+        "--phase-latencies",
+        help="with --app-phases: write the presses' latencies (ms) of the open and of the"
+        " closed phases to this file (JSON), to pool several runs",
     )
     p.add_argument(
         "--app-settle",
