@@ -307,7 +307,10 @@ async def run_phases(
         t0 = time.perf_counter()
         load.phase = i
         app.resume_measuring()
-        await asyncio.sleep(measured)
+        end = t0 + measured
+        while (left := end - time.perf_counter()) > 0:
+            await asyncio.sleep(min(5.0, left))
+            gc.freeze()  # every 5 s, as in a window without phases
         app.pause_measuring()
         load.phase = None
         elapsed = time.perf_counter() - t0
