@@ -8,6 +8,7 @@ import asyncio
 import os
 import random
 import signal
+import sys
 import time
 from functools import partial
 from pathlib import Path
@@ -23,7 +24,7 @@ from webapp_kit import Page, Stream, app_settings
 from bot.i18n import Texts, make_core
 from bot.model import LiveTable, TableStatus
 from bot.webapp import wire
-from bot.webapp.feed import Feed
+from bot.webapp.feed import ROOT, Feed
 from bot.webapp.state import seat_state
 from engine import Game, Rules
 
@@ -102,6 +103,38 @@ def test_moves_that_do_not_follow_what_is_held_are_refused() -> None:
     live.game_id = 7  # what follows what is held is taken
     after = wire.apply_copy(held, wire.copy_of(live, (7, 0))).game
     assert after is not None and after.actions == later.actions
+
+
+async def test_an_open_without_its_connection_is_answered_closed() -> None:
+    """A page's connection may fail to come with its message (no room for
+    another descriptor in the streams process): the process answers
+    "closed" for that table, so the bot stops counting the stream, and goes
+    on. The real process, over the bot's kind of socket."""
+    ours, theirs = wire.pair()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot.webapp.streams",
+        str(theirs.fileno()),
+        "ru",
+        "WARNING",
+        pass_fds=(theirs.fileno(),),
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+    )
+    theirs.close()
+    loop = asyncio.get_running_loop()
+    try:
+        copy = wire.copy_of(_table(Game(Rules(), 5)), None)
+        ours.send(wire.encode(("open", 1, "ru", copy, 1000.0)))  # no descriptor
+        answer = await asyncio.wait_for(loop.sock_recv(ours, wire.MAX_MESSAGE), 120)
+        assert wire.decode(answer) == ("closed", copy[0])
+        assert proc.returncode is None
+    finally:
+        ours.close()  # the bot's end closes: the process ends
+        assert await asyncio.wait_for(proc.wait(), 60) == 0
 
 
 def feed_of(s: Setup) -> Feed:
