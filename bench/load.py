@@ -273,6 +273,20 @@ PHASE_ORDER = ("open", "closed", "closed", "open")
 PHASES = ("open", "closed")
 
 
+def streams_cpu(pid: int) -> float:
+    """CPU seconds of the bot's Mini App streams process so far."""
+    return sum(t for k, t in children_cpu(pid).items() if is_streams(k))
+
+
+def of_kind(phases: list[Phase], kind: str) -> list[int]:
+    return [i for i, p in enumerate(phases) if p.kind == kind]
+
+
+def pooled(phases: list[Phase], by_phase: dict[int, list[float]], kind: str) -> list[float]:
+    """The latencies of every phase of ``kind``."""
+    return [x for i in of_kind(phases, kind) for x in by_phase.get(i, [])]
+
+
 async def run_phases(
     args: argparse.Namespace,
     load: Load,
@@ -303,7 +317,7 @@ async def run_phases(
             await app.ready(30)  # not counted: the window waits for the pages
         gc.freeze()
         moves0, cpu0 = count_actions(db), cpu_seconds(pid)
-        streams0 = sum(t for k, t in children_cpu(pid).items() if is_streams(k))
+        streams0 = streams_cpu(pid)
         t0 = time.perf_counter()
         load.phase = i
         app.resume_measuring()
@@ -314,16 +328,8 @@ async def run_phases(
         app.pause_measuring()
         load.phase = None
         elapsed = time.perf_counter() - t0
-        streams = sum(t for k, t in children_cpu(pid).items() if is_streams(k))
-        phases.append(
-            Phase(
-                kind,
-                elapsed,
-                count_actions(db) - moves0,
-                cpu_seconds(pid) - cpu0,
-                streams - streams0,
-            )
-        )
+        moves, cpu = count_actions(db) - moves0, cpu_seconds(pid) - cpu0
+        phases.append(Phase(kind, elapsed, moves, cpu, streams_cpu(pid) - streams0))
         samples.append(rss_kib(pid))
     return phases
 
@@ -335,24 +341,20 @@ def phases_report(phases: list[Phase], by_phase: dict[int, list[float]]) -> list
     closed against those after a phase of the same kind, to show whether a
     change leaves a tail in the phase after it."""
 
-    def pooled(indexes: list[int]) -> list[float]:
-        return [x for i in indexes for x in by_phase.get(i, [])]
-
     def figures(kind: str) -> tuple[float, ...]:
-        mine = [i for i, p in enumerate(phases) if p.kind == kind]
-        secs = sum(phases[i].seconds for i in mine)
-        moves = max(1, sum(phases[i].moves for i in mine))
-        lat = pooled(mine)
+        mine = [p for p in phases if p.kind == kind]
+        moves = max(1, sum(p.moves for p in mine))
+        lat = pooled(phases, by_phase, kind)
         return (
-            moves / secs,
-            sum(phases[i].bot_cpu for i in mine) / moves * 1000,
-            sum(phases[i].streams_cpu for i in mine) / moves * 1000,
+            moves / sum(p.seconds for p in mine),
+            sum(p.bot_cpu for p in mine) / moves * 1000,
+            sum(p.streams_cpu for p in mine) / moves * 1000,
             percentile(lat, 0.5) * 1000,
             percentile(lat, 0.99) * 1000,
         )
 
-    n_open = sum(p.kind == "open" for p in phases)
-    counts = {k: len(pooled([i for i, p in enumerate(phases) if p.kind == k])) for k in PHASES}
+    n_open = len(of_kind(phases, "open"))
+    counts = {k: len(pooled(phases, by_phase, k)) for k in PHASES}
     lines = [
         f"app phases: {len(phases)} ({n_open} with every page open, the others with none),"
         f" {phases[0].seconds:.1f} s measured each;"
@@ -834,11 +836,7 @@ async def run(args: argparse.Namespace) -> None:
     if args.latencies:
         Path(args.latencies).write_text(json.dumps([round(x * 1000, 3) for x in lat]))
     if args.phase_latencies and phases:
-        kinds = {k: [i for i, p in enumerate(phases) if p.kind == k] for k in PHASES}
-        ms = {
-            k: [round(x * 1000, 3) for i in idx for x in load.by_phase.get(i, [])]
-            for k, idx in kinds.items()
-        }
+        ms = {k: [round(x * 1000, 3) for x in pooled(phases, load.by_phase, k)] for k in PHASES}
         Path(args.phase_latencies).write_text(json.dumps(ms))
 
 

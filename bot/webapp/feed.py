@@ -122,28 +122,8 @@ class Feed:
         self._keeper = asyncio.create_task(self._keep())
 
     async def _spawn(self) -> None:
-        ours, theirs = wire.pair()
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-        try:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "bot.webapp.streams",
-                str(theirs.fileno()),
-                self.default_lang,
-                self.log_level.upper(),
-                pass_fds=(theirs.fileno(),),
-                env=env,
-                stdin=asyncio.subprocess.DEVNULL,
-            )
-        except BaseException:
-            ours.close()
-            raise
-        finally:
-            theirs.close()
-        self._proc, self._sock = proc, ours
-        asyncio.get_running_loop().add_reader(ours.fileno(), self._on_readable)
+        self._proc, self._sock = await start_streams(self.default_lang, self.log_level)
+        asyncio.get_running_loop().add_reader(self._sock.fileno(), self._on_readable)
 
     async def _keep(self) -> None:
         """Start the streams process again whenever it ends, until we stop."""
@@ -319,6 +299,33 @@ class Feed:
             message = wire.decode(data)
             if message[0] == "closed":
                 self._closed(message[1])
+
+
+async def start_streams(
+    default_lang: str, log_level: str
+) -> tuple[asyncio.subprocess.Process, socket.socket]:
+    """The streams process, and the bot's end of the socket it reads."""
+    ours, theirs = wire.pair()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot.webapp.streams",
+            str(theirs.fileno()),
+            default_lang,
+            log_level.upper(),
+            pass_fds=(theirs.fileno(),),
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+        )
+    except BaseException:
+        ours.close()
+        raise
+    finally:
+        theirs.close()
+    return proc, ours
 
 
 def _close(fd: int | None) -> None:

@@ -22,6 +22,15 @@ async def new_table(fake: FakeTelegram, *users) -> Table:
     return table
 
 
+async def start_two(fake: FakeTelegram, table: Table, seat: str) -> None:
+    """The second person takes ``seat``, the first starts the game: a move is offered."""
+    first, second = table.users
+    await (await fake.press_button(second, table.table_message(), text_contains=seat)).answer()
+    await fake.wait_for(lambda: second.first_name in table.table_message().text)
+    await (await fake.press_button(first, table.table_message(), text_contains="Начать")).answer()
+    await fake.wait_for(lambda: table.actionable())
+
+
 async def test_one_person_and_three_computers_play_to_the_end(fake, tmp_path) -> None:
     # The computer thinks in a worker process here, as in production.
     bot = InProcessBot(settings_for(fake, tmp_path / "spades.db", ai_workers=1, ai_level="master"))
@@ -114,10 +123,7 @@ async def test_cancel_needs_rights_and_confirmation(fake, running_bot) -> None:
 async def test_leave_hands_the_seat_to_the_computer(fake, running_bot) -> None:
     anna, boris = fake.add_user(431, "Анна"), fake.add_user(432, "Борис")
     table = await new_table(fake, anna, boris)
-    await (await fake.press_button(boris, table.table_message(), text_contains="Юг")).answer()
-    await fake.wait_for(lambda: "Борис" in table.table_message().text)
-    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
-    await fake.wait_for(lambda: table.actionable())
+    await start_two(fake, table, "Юг")
     await fake.send_text(boris, GROUP, "/leave")
     await fake.wait_for(
         lambda: any("за вас играет клубный игрок" in t for t in fake.sent_texts(GROUP))
@@ -192,10 +198,7 @@ async def test_a_start_while_a_refusal_waits_for_the_table_keeps_the_seat(
     the group alone."""
     anna, boris = fake.add_user(457, "Анна"), fake.add_user(458, "Борис")
     table = await new_table(fake, anna, boris)
-    await (await fake.press_button(boris, table.table_message(), text_contains="Восток")).answer()
-    await fake.wait_for(lambda: "Борис" in table.table_message().text)
-    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
-    await fake.wait_for(lambda: table.actionable())
+    await start_two(fake, table, "Восток")
     con = sqlite3.connect(db_path)
     table_id = con.execute(
         "SELECT table_id FROM tables WHERE chat_id=? AND status='playing'", (GROUP,)

@@ -8,7 +8,6 @@ import asyncio
 import os
 import random
 import signal
-import sys
 import time
 from functools import partial
 from pathlib import Path
@@ -24,7 +23,7 @@ from webapp_kit import Page, Stream, app_settings
 from bot.i18n import Texts, make_core
 from bot.model import LiveTable, TableStatus
 from bot.webapp import wire
-from bot.webapp.feed import ROOT, Feed
+from bot.webapp.feed import Feed, start_streams
 from bot.webapp.state import seat_state
 from engine import Game, Rules
 
@@ -110,21 +109,7 @@ async def test_an_open_without_its_connection_is_answered_closed() -> None:
     another descriptor in the streams process): the process answers
     "closed" for that table, so the bot stops counting the stream, and goes
     on. The real process, over the bot's kind of socket."""
-    ours, theirs = wire.pair()
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot.webapp.streams",
-        str(theirs.fileno()),
-        "ru",
-        "WARNING",
-        pass_fds=(theirs.fileno(),),
-        env=env,
-        stdin=asyncio.subprocess.DEVNULL,
-    )
-    theirs.close()
+    proc, ours = await start_streams("ru", "WARNING")
     loop = asyncio.get_running_loop()
     try:
         copy = wire.copy_of(_table(Game(Rules(), 5)), None)
