@@ -307,7 +307,7 @@ async def run_phases(
     app.pause_measuring()  # the events count within the measured phases only
     for i in range(n):
         kind = PHASE_ORDER[i % len(PHASE_ORDER)]
-        if i > 0 and kind != phases[-1].kind:
+        if i > 0 and kind != phases[-1].kind and not args.app_aa:
             if kind == "open":
                 app.reopen_all()
             else:
@@ -334,7 +334,9 @@ async def run_phases(
     return phases
 
 
-def phases_report(phases: list[Phase], by_phase: dict[int, list[float]]) -> list[str]:
+def phases_report(
+    phases: list[Phase], by_phase: dict[int, list[float]], aa: bool = False
+) -> list[str]:
     """Open against closed, in one run: moves/s, CPU per move, and p50 and
     p99 of the presses made within the measured phases, pooled by kind; and
     the same p50 and p99 for the phases right after the pages opened or
@@ -356,7 +358,8 @@ def phases_report(phases: list[Phase], by_phase: dict[int, list[float]]) -> list
     n_open = len(of_kind(phases, "open"))
     counts = {k: len(pooled(phases, by_phase, k)) for k in PHASES}
     lines = [
-        f"app phases: {len(phases)} ({n_open} with every page open, the others with none),"
+        f"app phases: {len(phases)} ({n_open} named open, the others closed;"
+        f" {'every page open in all: an A/A run' if aa else 'the pages open in those only'}),"
         f" {phases[0].seconds:.1f} s measured each;"
         f" presses: open {counts['open']}, closed {counts['closed']}"
     ]
@@ -825,7 +828,7 @@ async def run(args: argparse.Namespace) -> None:
         # With --app-phases the events flow in the open phases only.
         print(app.summary(sum(p.seconds for p in phases if p.kind == "open") or elapsed))
     if phases:
-        print("\n".join(phases_report(phases, load.by_phase)))
+        print("\n".join(phases_report(phases, load.by_phase, args.app_aa)))
     if stored:
         print_storage(stored, moves, hour_window() if args.hour_equivalent else None)
     for line in (tmp / "bot.log").read_text(errors="replace").splitlines():
@@ -836,7 +839,10 @@ async def run(args: argparse.Namespace) -> None:
     if args.latencies:
         Path(args.latencies).write_text(json.dumps([round(x * 1000, 3) for x in lat]))
     if args.phase_latencies and phases:
-        ms = {k: [round(x * 1000, 3) for x in pooled(phases, load.by_phase, k)] for k in PHASES}
+        ms = [
+            {"kind": p.kind, "ms": [round(x * 1000, 3) for x in load.by_phase.get(i, [])]}
+            for i, p in enumerate(phases)
+        ]
         Path(args.phase_latencies).write_text(json.dumps(ms))
 
 
@@ -920,9 +926,15 @@ def main() -> None:
         " of them and closed in the rest (open, closed, closed, open…), compared in one run",
     )
     p.add_argument(
+        "--app-aa",
+        action="store_true",
+        help="with --app-phases: the phases keep their names and order but every page stays"
+        " open throughout (an A/A run: its 'open against closed' is the method's noise)",
+    )
+    p.add_argument(
         "--phase-latencies",
-        help="with --app-phases: write the presses' latencies (ms) of the open and of the"
-        " closed phases to this file (JSON), to pool several runs",
+        help="with --app-phases: write each phase's kind and its presses' latencies (ms)"
+        " to this file (JSON), to pool several runs (bench/phases.py)",
     )
     p.add_argument(
         "--app-settle",

@@ -1,4 +1,5 @@
-"""The Mini App open against closed, within runs, pooled over several runs.
+"""The Mini App open against closed, within runs, pooled over several runs,
+with how far the figures could be off.
 
 Run: python bench/phases.py [--runs 3] [-- load.py options]
 (by default each run is ``load.py --app --app-phases 20 --seconds 320``).
@@ -9,19 +10,30 @@ phases and closed in the others (see load.py): both sides meet the machine
 at the same speed, which separate runs minutes apart do not (this VM drifts
 by a third within the hour). Printed: every run's comparison, then moves/s
 over all the runs' phases and the p50 and p99 of all their presses pooled,
-open against closed. Figures only: nothing here fails on a goal.
+open against closed.
+
+The VM's speed also drifts within a run, from one 20-second phase to the
+next, so the pooled figure carries noise of its own: an A/A run
+(``-- --app --app-aa …``: the same phases, every page open in all) gave
+anything from −1 % to +18 % on p50. So each figure comes with a 90 %
+interval from a bootstrap over the pairs of neighbouring phases (one open,
+one closed: phases 0–1, 2–3, …, drawn with replacement, pooled again,
+``--resamples`` times); a comparison whose interval holds 0 did not tell
+the two apart. Figures only: nothing here fails on a goal.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import re
 import shlex
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from app_clients import percentile
 
@@ -29,16 +41,46 @@ HERE = Path(__file__).resolve().parent
 DEFAULT = ["--app", "--app-phases", "20", "--seconds", "320"]
 MOVES = re.compile(r"moves/s: open ([\d.]+), closed ([\d.]+)")
 
+# One open and one closed phase next to each other: their latencies (ms).
+Pair = dict[str, list[float]]
+
+
+def pairs_of(phases: list[dict[str, Any]]) -> list[Pair]:
+    """Phases 0–1, 2–3, …: with the order open, closed, closed, open each
+    pair has one of each kind (a pair that has not is left out)."""
+    out: list[Pair] = []
+    for a, b in zip(phases[0::2], phases[1::2], strict=False):
+        pair: Pair = {a["kind"]: a["ms"], b["kind"]: b["ms"]}
+        if set(pair) == {"open", "closed"}:
+            out.append(pair)
+    return out
+
+
+def ratio(pairs: list[Pair], q: float) -> float:
+    """Open against closed at quantile ``q`` of the pairs' presses pooled."""
+    o = [x for p in pairs for x in p["open"]]
+    c = [x for p in pairs for x in p["closed"]]
+    return percentile(o, q) / percentile(c, q) - 1
+
+
+def interval(pairs: list[Pair], q: float, resamples: int, seed: int) -> tuple[float, float]:
+    """The 5th and 95th percentile of :func:`ratio` over bootstrap draws of the pairs."""
+    rng = random.Random(seed)
+    draws = sorted(ratio(rng.choices(pairs, k=len(pairs)), q) for _ in range(resamples))
+    return percentile(draws, 0.05), percentile(draws, 0.95)
+
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--resamples", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1, help="of the bootstrap's draws")
     p.add_argument("options", nargs=argparse.REMAINDER, help="-- then load.py options")
     args = p.parse_args()
     options = [o for o in args.options if o != "--"] or DEFAULT
     print(f"command: python bench/phases.py {shlex.join(sys.argv[1:])}".rstrip())
     print(f"each run: load.py {shlex.join(options)}")
-    pooled: dict[str, list[float]] = {"open": [], "closed": []}
+    pairs: list[Pair] = []
     rates: dict[str, list[float]] = {"open": [], "closed": []}
     for run in range(args.runs):
         with tempfile.TemporaryDirectory() as tmp:
@@ -53,17 +95,18 @@ def main() -> None:
         rates["closed"].append(float(found[2]))
         print(f"run {run + 1}:")
         print("\n".join(line for line in out.splitlines() if line.startswith(("app", "  "))))
-        for kind in pooled:
-            pooled[kind].extend(got[kind])
+        pairs.extend(pairs_of(got))
     print()
-    o, c = pooled["open"], pooled["closed"]
     mo, mc = sum(rates["open"]) / args.runs, sum(rates["closed"]) / args.runs
     print(f"all runs: moves/s open {mo:.1f}, closed {mc:.1f}: {mo / mc - 1:+.1%}")
+    n_open = sum(len(p["open"]) for p in pairs)
+    n_closed = sum(len(p["closed"]) for p in pairs)
     for q, name in ((0.5, "p50"), (0.99, "p99")):
-        a, b = percentile(o, q), percentile(c, q)
+        low, high = interval(pairs, q, args.resamples, args.seed)
         print(
-            f"all runs, {name} of {len(o)} and {len(c)} presses pooled:"
-            f" open {a:.1f} ms, closed {b:.1f} ms: {a / b - 1:+.1%}"
+            f"all runs, {name} of {n_open} and {n_closed} presses pooled ({len(pairs)} pairs of"
+            f" phases): open against closed {ratio(pairs, q):+.1%},"
+            f" 90 % interval {low:+.1%} to {high:+.1%}"
         )
 
 
