@@ -1,0 +1,55 @@
+"""bench/phases.py's comparison of open and closed phases: the pairs it
+forms and its bootstrap interval, on made-up latencies whose truth is known
+(the figures it prints for real runs rest on these)."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
+import phases  # noqa: E402
+
+ORDER = ("open", "closed", "closed", "open")
+
+
+def made_up(n_phases: int, effect: float, seed: int) -> list[dict[str, Any]]:
+    """Phases in load.py's order; each meets the machine at its own speed
+    (±20 %), and the open ones are ``effect`` slower on top."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n_phases):
+        kind = ORDER[i % 4]
+        speed = rng.uniform(0.8, 1.2) * (1 + effect if kind == "open" else 1)
+        out.append({"kind": kind, "ms": [rng.expovariate(1 / 20) * speed for _ in range(400)]})
+    return out
+
+
+def test_pairs_are_neighbours_one_of_each_kind() -> None:
+    got = phases.pairs_of(made_up(7, 0.0, 1))  # the seventh has no partner
+    assert len(got) == 3
+    assert all(set(p) == {"open", "closed"} for p in got)
+    # Phases 0-1 and 2-3: open first, then closed first.
+    first = made_up(7, 0.0, 1)
+    assert got[0]["open"] == first[0]["ms"] and got[1]["open"] == first[3]["ms"]
+    # Two phases of the same kind side by side are no pair.
+    same = [{"kind": "open", "ms": [1.0]}, {"kind": "open", "ms": [2.0]}]
+    assert phases.pairs_of(same) == []
+
+
+def test_a_real_difference_is_found_and_its_interval_holds_it() -> None:
+    pairs = phases.pairs_of(made_up(80, 0.3, 2))
+    for q in (0.5, 0.99):
+        low, high = phases.interval(pairs, q, 200, 1)
+        assert 0.0 < low < 0.3 < high, (q, low, high)
+        assert low <= phases.ratio(pairs, q) <= high
+
+
+def test_no_difference_gives_an_interval_around_nothing() -> None:
+    pairs = phases.pairs_of(made_up(80, 0.0, 3))
+    for q in (0.5, 0.99):
+        low, high = phases.interval(pairs, q, 200, 1)
+        assert low < 0.0 < high, (q, low, high)
