@@ -55,8 +55,8 @@ p50 +3 %, p99 +18 % in ``bench/ab.py``'s runs; see README's benchmarks).
 in one run, for this machine's speed drifts by a third within the hour, more
 than separate runs minutes apart can tell from a 10 % difference: the window
 is cut into phases of SECONDS, every page open in half of them and closed in
-the others (open, closed, closed, open, and again, so a steady drift favours
-neither), and the first ``--app-settle`` seconds of each are left out (468
+the others (in pairs, each pair's order drawn at random, so neither a drift
+nor anything periodic favours one kind), and the first ``--app-settle`` seconds of each are left out (468
 pages opening at once is a burst no steady state has). Printed: moves/s, the
 bot's and the streams process's CPU per move, p50 and p99 of the presses
 made within the phases, open against closed; and p50 / p99 of the phases
@@ -267,10 +267,20 @@ class Phase:
     streams_cpu: float
 
 
-# The order of the phases: open, closed, closed, open (and again), so that a
-# drift of the machine's speed through the window favours neither.
-PHASE_ORDER = ("open", "closed", "closed", "open")
 PHASES = ("open", "closed")
+
+
+def phase_kinds(n: int, rng: random.Random) -> list[str]:
+    """The phases in pairs (0–1, 2–3, …), each one open and one closed in an
+    order drawn at random: a drift of the machine's speed favours neither,
+    and neither does anything periodic. (A fixed open, closed, closed, open
+    of 15-second phases repeats every 60 s, and the bot's inbox pruning every
+    300 s then always fell into the same kind of phase: an A/A run gave p99
+    −18 %, its interval −29 to −7 %.)"""
+    kinds: list[str] = []
+    while len(kinds) < n:
+        kinds.extend(rng.sample(PHASES, 2))
+    return kinds[:n]
 
 
 def streams_cpu(pid: int) -> float:
@@ -303,10 +313,11 @@ async def run_phases(
     work that no steady state has."""
     phases: list[Phase] = []
     n = max(2, round(args.seconds / args.app_phases))
+    kinds = phase_kinds(n, random.Random(args.seed))
     measured = args.app_phases - args.app_settle
     app.pause_measuring()  # the events count within the measured phases only
     for i in range(n):
-        kind = PHASE_ORDER[i % len(PHASE_ORDER)]
+        kind = kinds[i]
         if i > 0 and kind != phases[-1].kind and not args.app_aa:
             if kind == "open":
                 app.reopen_all()
@@ -923,7 +934,7 @@ def main() -> None:
         type=float,
         default=0.0,
         help="with --app: the window in phases of this many seconds, every page open in half"
-        " of them and closed in the rest (open, closed, closed, open…), compared in one run",
+        " of them and closed in the rest (pairs in random order), compared in one run",
     )
     p.add_argument(
         "--app-aa",

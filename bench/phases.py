@@ -12,14 +12,15 @@ by a third within the hour). Printed: every run's comparison, then moves/s
 over all the runs' phases and the p50 and p99 of all their presses pooled,
 open against closed.
 
-The VM's speed also drifts within a run, from one 20-second phase to the
-next, so the pooled figure carries noise of its own: an A/A run
-(``-- --app --app-aa …``: the same phases, every page open in all) gave
-anything from −1 % to +18 % on p50. So each figure comes with a 90 %
+The VM's speed also drifts within a run, from one phase to the next, so
+the pooled figure carries noise of its own: two runs in which the bot sent
+the pages nothing gave p50 −1 % and +18 %. So each figure comes with a 90 %
 interval from a bootstrap over the pairs of neighbouring phases (one open,
 one closed: phases 0–1, 2–3, …, drawn with replacement, pooled again,
 ``--resamples`` times); a comparison whose interval holds 0 did not tell
-the two apart. Figures only: nothing here fails on a goal.
+the two apart. ``-- --app --app-aa …`` (every page open in all phases) is
+an A/A run: its interval should hold 0. Figures only: nothing here fails on
+a goal.
 """
 
 from __future__ import annotations
@@ -46,8 +47,8 @@ Pair = dict[str, list[float]]
 
 
 def pairs_of(phases: list[dict[str, Any]]) -> list[Pair]:
-    """Phases 0–1, 2–3, …: with the order open, closed, closed, open each
-    pair has one of each kind (a pair that has not is left out)."""
+    """Phases 0–1, 2–3, …: load.py draws each such pair as one open and one
+    closed phase, in either order (a pair that is not is left out)."""
     out: list[Pair] = []
     for a, b in zip(phases[0::2], phases[1::2], strict=False):
         pair: Pair = {a["kind"]: a["ms"], b["kind"]: b["ms"]}
