@@ -56,14 +56,17 @@ in one run, for this machine's speed drifts by a third within the hour, more
 than separate runs minutes apart can tell from a 10 % difference: the window
 is cut into phases of SECONDS, every page open in half of them and closed in
 the others (in pairs, each pair's order drawn at random, so neither a drift
-nor anything periodic favours one kind), and the first ``--app-settle`` seconds of each are left out (468
-pages opening at once is a burst no steady state has). Printed: moves/s, the
+nor anything periodic favours one kind), and the first ``--app-settle``
+seconds of each are left out (468 pages opening at once is a burst no
+steady state has). Printed: moves/s, the
 bot's and the streams process's CPU per move, p50 and p99 of the presses
 made within the phases, open against closed; and p50 / p99 of the phases
 right after a change against those after a phase of the same kind (a tail
 of the change would show there). Both kinds have the app configured (the
 «🃏 Стол» button in every hand); what that alone costs is a comparison of
-whole runs (``bench/ab.py --b=--app-configured``).
+whole runs (``bench/ab.py --b=--app-configured``). ``--app-aa`` keeps every
+page open in all the phases: an A/A run, whose "open against closed" is the
+method's own noise (``bench/phases.py`` gives each figure an interval).
 
 ``--profile FILE`` runs the bot under cProfile and writes the stats to FILE.
 
@@ -274,9 +277,10 @@ def phase_kinds(n: int, rng: random.Random) -> list[str]:
     """The phases in pairs (0–1, 2–3, …), each one open and one closed in an
     order drawn at random: a drift of the machine's speed favours neither,
     and neither does anything periodic. (A fixed open, closed, closed, open
-    of 15-second phases repeats every 60 s, and the bot's inbox pruning every
-    300 s then always fell into the same kind of phase: an A/A run gave p99
-    −18 %, its interval −29 to −7 %.)"""
+    of 15-second phases repeats every 60 s, so whatever the bot does every
+    minute or five (its inbox pruning: 300 s) fell into the same kind of
+    phase each time; an A/A run in that order gave p99 −18 %, its interval
+    −29 to −7 %.)"""
     kinds: list[str] = []
     while len(kinds) < n:
         kinds.extend(rng.sample(PHASES, 2))
