@@ -13,11 +13,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 import phases  # noqa: E402
 
+# A fixed order of pairs (load.py draws each pair's order at random): the
+# first pair open first, the second closed first.
 ORDER = ("open", "closed", "closed", "open")
 
 
 def made_up(n_phases: int, effect: float, seed: int) -> list[dict[str, Any]]:
-    """Phases in load.py's order; each meets the machine at its own speed
+    """Phases in pairs of one open and one closed (``ORDER``); each meets the machine at its own speed
     (±20 %), and the open ones are ``effect`` slower on top."""
     rng = random.Random(seed)
     out = []
@@ -29,11 +31,11 @@ def made_up(n_phases: int, effect: float, seed: int) -> list[dict[str, Any]]:
 
 
 def test_pairs_are_neighbours_one_of_each_kind() -> None:
-    got = phases.pairs_of(made_up(7, 0.0, 1))  # the seventh has no partner
+    first = made_up(7, 0.0, 1)
+    got = phases.pairs_of(first)  # the seventh has no partner
     assert len(got) == 3
     assert all(set(p) == {"open", "closed"} for p in got)
     # Phases 0-1 and 2-3: open first, then closed first.
-    first = made_up(7, 0.0, 1)
     assert got[0]["open"] == first[0]["ms"] and got[1]["open"] == first[3]["ms"]
     # Two phases of the same kind side by side are no pair.
     same = [{"kind": "open", "ms": [1.0]}, {"kind": "open", "ms": [2.0]}]
