@@ -78,8 +78,14 @@
   function auth() { return { Authorization: 'tma ' + initData }; }
   function tableQuery() { return tableParam ? '?t=' + encodeURIComponent(tableParam) : ''; }
 
+  // A request the network holds longer than this is given up: a phone's
+  // fetch can hang for minutes, and the page would sit pending all along.
+  const CALL_TIMEOUT_MS = 15000;
+
   async function call(path, body) {
-    const options = { headers: auth(), cache: 'no-store' };
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), CALL_TIMEOUT_MS);
+    const options = { headers: auth(), cache: 'no-store', signal: controller.signal };
     if (body) {
       options.method = 'POST';
       options.headers['Content-Type'] = 'application/json';
@@ -92,6 +98,8 @@
       return { ok: response.ok, status: response.status, data };
     } catch (e) {
       return { ok: false, status: 0, data: null };
+    } finally {
+      clearTimeout(timer);
     }
   }
 
