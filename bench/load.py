@@ -60,9 +60,9 @@ nor anything periodic favours one kind), and the first ``--app-settle``
 seconds of each are left out (468 pages opening at once is a burst no
 steady state has). Printed: moves/s, the bot's and the streams process's
 CPU per move, p50 and p99 of the presses made within the phases, open
-against closed; and p50 / p99 of the phases
-right after a change against those after a phase of the same kind (a tail
-of the change would show there). Both kinds have the app configured (the
+against closed; and p50 / p99 of the phases right after a change against
+those after a phase of the same kind (a tail of the change would show
+there). Both kinds have the app configured (the
 «🃏 Стол» button in every hand); what that alone costs is a comparison of
 whole runs (``bench/ab.py --b=--app-configured``). ``--app-aa`` keeps every
 page open in all the phases: an A/A run, whose "open against closed" is the

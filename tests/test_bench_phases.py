@@ -19,8 +19,9 @@ ORDER = ("open", "closed", "closed", "open")
 
 
 def made_up(n_phases: int, effect: float, seed: int) -> list[dict[str, Any]]:
-    """Phases in pairs of one open and one closed (``ORDER``); each meets the machine at its own speed
-    (±20 %), and the open ones are ``effect`` slower on top."""
+    """Phases in pairs of one open and one closed (``ORDER``); each meets
+    the machine at its own speed (±20 %), and the open ones are ``effect``
+    slower on top."""
     rng = random.Random(seed)
     out = []
     for i in range(n_phases):

@@ -199,6 +199,13 @@ def hand_message(fake: FakeTelegram, user: FakeUser) -> Any:
     return None
 
 
+def table_of(fake: FakeTelegram, user: FakeUser) -> int:
+    """The table of the user's «🃏 Стол» button (its ``?t=``)."""
+    url = web_app_url(hand_message(fake, user))
+    assert url is not None
+    return int(url.rsplit("=", 1)[1])
+
+
 async def open_app(
     context: Any, fake: FakeTelegram, user: FakeUser, init_data: str
 ) -> tuple[Any, list[str]]:
@@ -418,9 +425,7 @@ async def test_the_page_reconnects_and_catches_up(
     try:
         table, anna, boris = await seated_pair(fake)
         page, _ = await open_app(browser, fake, anna, sign_init_data(fake.token, anna, time.time()))
-        url = web_app_url(hand_message(fake, anna))
-        assert url is not None
-        table_id = int(url.rsplit("=", 1)[1])
+        table_id = table_of(fake, anna)
         await page.wait_for_selector("#app[data-state='ready']")
         await fake.wait_idle(quiet=0.05)
         seq = (await page_state(page))["seq"]
@@ -491,9 +496,7 @@ async def test_a_move_the_network_holds_is_given_up_and_said(
     try:
         table, anna, boris = await seated_pair(fake)
         page, _ = await open_app(browser, fake, anna, sign_init_data(fake.token, anna, time.time()))
-        url = web_app_url(hand_message(fake, anna))
-        assert url is not None
-        table_id = int(url.rsplit("=", 1)[1])
+        table_id = table_of(fake, anna)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:  # Борис bids from the chat until it is Анна's turn
             await fake.wait_idle(quiet=0.05)
