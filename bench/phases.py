@@ -10,7 +10,8 @@ phases and closed in the others (see load.py): both sides meet the machine
 at the same speed, which separate runs minutes apart do not (this VM drifts
 by a third within the hour). Printed: every run's comparison, then moves/s
 over all the runs' phases and the p50 and p99 of all their presses pooled,
-open against closed.
+open against closed. ``--keep DIR`` writes each run to a file;
+``--again FILE …`` pools such files anew without running anything.
 
 The VM's speed also drifts within a run, from one phase to the next, so
 the pooled figure carries noise of its own: two runs in which the bot sent
@@ -19,7 +20,14 @@ interval from a bootstrap over the pairs of neighbouring phases (one open,
 one closed: phases 0–1, 2–3, …, drawn with replacement, pooled again,
 ``--resamples`` times); a comparison whose interval holds 0 did not tell
 the two apart. ``-- --app --app-aa …`` (every page open in all phases) is
-an A/A run: its interval should hold 0. Figures only: nothing here fails on
+an A/A run: its interval should hold 0.
+
+Pooled presses give a run on a slow stretch of the machine the whole top
+percent, so p50 and p99 are also given pair by pair: each pair's own ratio
+(the open phase's quantile over the closed one's), their median (which a
+burst in one phase cannot move) and their geometric mean (every pair
+weighs the same; a tail the app adds now and then still counts), each
+with its bootstrap interval. Figures only: nothing here fails on
 a goal.
 """
 
@@ -27,12 +35,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import re
 import shlex
+import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +55,8 @@ MOVES = re.compile(r"moves/s: open ([\d.]+), closed ([\d.]+)")
 
 # One open and one closed phase next to each other: their latencies (ms).
 Pair = dict[str, list[float]]
+# A figure of open against closed over some pairs, at a quantile.
+Figure = Callable[[list[Pair], float], float]
 
 
 def pairs_of(phases: list[dict[str, Any]]) -> list[Pair]:
@@ -64,11 +77,50 @@ def ratio(pairs: list[Pair], q: float) -> float:
     return percentile(o, q) / percentile(c, q) - 1
 
 
-def interval(pairs: list[Pair], q: float, resamples: int, seed: int) -> tuple[float, float]:
-    """The 5th and 95th percentile of :func:`ratio` over bootstrap draws of the pairs."""
+def pair_ratios(pairs: list[Pair], q: float) -> list[float]:
+    """Each pair's own open against closed at quantile ``q`` (log scale)."""
+    return [
+        math.log(percentile(p["open"], q) / percentile(p["closed"], q))
+        for p in pairs
+        if p["open"] and p["closed"]
+    ]
+
+
+def median_pair(pairs: list[Pair], q: float) -> float:
+    """The median of the pairs' own ratios: a slow stretch of the machine
+    weighs one pair, where pooled it gives the slow run the whole top percent."""
+    return math.exp(statistics.median(pair_ratios(pairs, q))) - 1
+
+
+def mean_pair(pairs: list[Pair], q: float) -> float:
+    """The geometric mean of the pairs' own ratios: every pair weighs the
+    same, and a tail the app adds in some open phases only still counts."""
+    return math.exp(statistics.fmean(pair_ratios(pairs, q))) - 1
+
+
+def interval(
+    pairs: list[Pair], q: float, resamples: int, seed: int, figure: Figure = ratio
+) -> tuple[float, float]:
+    """The 5th and 95th percentile of ``figure`` over bootstrap draws of the pairs."""
     rng = random.Random(seed)
-    draws = sorted(ratio(rng.choices(pairs, k=len(pairs)), q) for _ in range(resamples))
+    draws = sorted(figure(rng.choices(pairs, k=len(pairs)), q) for _ in range(resamples))
     return percentile(draws, 0.05), percentile(draws, 0.95)
+
+
+def run_once(options: list[str]) -> dict[str, Any]:
+    """One whole load.py run: its moves/s open and closed, its lines about
+    the app, and its phases' latencies."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "phases.json"
+        cmd = [sys.executable, str(HERE / "load.py"), *options, "--phase-latencies", str(path)]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        phases = json.loads(path.read_text())
+    found = MOVES.search(out)
+    if found is None:
+        raise RuntimeError(f"no phases in the output of {shlex.join(cmd)}")
+    lines = [line for line in out.splitlines() if line.startswith(("app", "  "))]
+    moves = {"open": float(found[1]), "closed": float(found[2])}
+    return {"options": options, "moves": moves, "lines": lines, "phases": phases}
 
 
 def main() -> None:
@@ -76,29 +128,38 @@ def main() -> None:
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--resamples", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1, help="of the bootstrap's draws")
+    p.add_argument("--keep", help="write each run (moves/s, lines, phases) to this folder")
+    p.add_argument(
+        "--again",
+        nargs="+",
+        metavar="RUN",
+        help="no new runs: pool these files of earlier runs (written by --keep)",
+    )
     p.add_argument("options", nargs=argparse.REMAINDER, help="-- then load.py options")
     args = p.parse_args()
     options = [o for o in args.options if o != "--"] or DEFAULT
     print(f"command: python bench/phases.py {shlex.join(sys.argv[1:])}".rstrip())
-    print(f"each run: load.py {shlex.join(options)}")
+    if not args.again:
+        print(f"each run: load.py {shlex.join(options)}")
     pairs: list[Pair] = []
     rates: dict[str, list[float]] = {"open": [], "closed": []}
-    for run in range(args.runs):
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "phases.json"
-            cmd = [sys.executable, str(HERE / "load.py"), *options, "--phase-latencies", str(path)]
-            out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-            got = json.loads(path.read_text())
-        found = MOVES.search(out)
-        if found is None:
-            raise RuntimeError(f"no phases in the output of {shlex.join(cmd)}")
-        rates["open"].append(float(found[1]))
-        rates["closed"].append(float(found[2]))
-        print(f"run {run + 1}:")
-        print("\n".join(line for line in out.splitlines() if line.startswith(("app", "  "))))
-        pairs.extend(pairs_of(got))
+    runs = len(args.again) if args.again else args.runs
+    for n in range(runs):
+        if args.again:
+            run = json.loads(Path(args.again[n]).read_text())
+            print(f"run {n + 1} ({args.again[n]}: load.py {shlex.join(run['options'])}):")
+        else:
+            run = run_once(options)
+            print(f"run {n + 1}:")
+            if args.keep:
+                Path(args.keep).mkdir(parents=True, exist_ok=True)
+                (Path(args.keep) / f"run-{n + 1}.json").write_text(json.dumps(run))
+        print("\n".join(run["lines"]))
+        for kind in rates:
+            rates[kind].append(run["moves"][kind])
+        pairs.extend(pairs_of(run["phases"]))
     print()
-    mo, mc = sum(rates["open"]) / args.runs, sum(rates["closed"]) / args.runs
+    mo, mc = sum(rates["open"]) / runs, sum(rates["closed"]) / runs
     print(f"all runs: moves/s open {mo:.1f}, closed {mc:.1f}: {mo / mc - 1:+.1%}")
     n_open = sum(len(p["open"]) for p in pairs)
     n_closed = sum(len(p["closed"]) for p in pairs)
@@ -109,6 +170,12 @@ def main() -> None:
             f" phases): open against closed {ratio(pairs, q):+.1%},"
             f" 90 % interval {low:+.1%} to {high:+.1%}"
         )
+        for figure, label in ((median_pair, "median"), (mean_pair, "geometric mean")):
+            low, high = interval(pairs, q, args.resamples, args.seed, figure)
+            print(
+                f"all runs, {name} pair by pair, {label} of the {len(pairs)} pairs' own ratios:"
+                f" {figure(pairs, q):+.1%}, 90 % interval {low:+.1%} to {high:+.1%}"
+            )
 
 
 if __name__ == "__main__":

@@ -308,10 +308,14 @@ NICER = 10
 def yield_to_the_bot() -> None:
     """Answering a press is what people feel; an event may reach the page a
     few milliseconds later. So this process runs at a lower priority than
-    the bot (nice +10): the bot's threads win a contended core, and this
-    process still gets a bounded share of it. Not ``SCHED_IDLE``: with the
-    cores full (a busy machine, other services) that share is about 0.3 %,
-    and the pages then had no event for over 30 s (seen under a CPU hog)."""
+    the bot: nice +10, so the bot's threads win a contended core while this
+    process still gets a bounded share of it; and ``SCHED_BATCH``, so waking
+    up to write a pass's events never preempts a running bot thread (it
+    waits for the next tick). Not ``SCHED_IDLE``: with the cores full (a busy
+    machine, other services) that share is about 0.3 %, and the pages then
+    had no event for over 30 s (seen under a CPU hog)."""
+    with contextlib.suppress(OSError, AttributeError):  # Linux only; keeps the niceness
+        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
     with contextlib.suppress(OSError):
         os.nice(NICER)
 

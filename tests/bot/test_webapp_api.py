@@ -16,7 +16,7 @@ from typing import Any
 import aiohttp
 import pytest
 from fake_telegram import FakeTelegram, FakeUser
-from fake_telegram.webapp import free_port, sign_init_data, web_app_url
+from fake_telegram.webapp import free_port, sign_init_data, table_of_url, web_app_url
 from harness import InProcessBot, Table, move_buttons, settings_for
 from webapp_kit import Page, Stream, app_settings
 
@@ -87,7 +87,7 @@ async def start_table(fake: FakeTelegram, tmp_path: Path, **extra: Any) -> Setup
     )
     url = web_app_url(hand_messages(fake, anna)[0])
     assert url is not None
-    table_id = int(url.rsplit("t=", 1)[1])
+    table_id = table_of_url(url)
     return Setup(fake, bot, tmp_path / "spades.db", base, table, table_id)
 
 
@@ -500,7 +500,7 @@ async def test_webhook_mode_serves_the_app_on_the_same_server(
         url = web_app_url(hand_messages(fake, solo)[0])
         assert url is not None and url.startswith(f"http://127.0.0.1:{port}/app/?t=")
         page = Page(f"http://127.0.0.1:{port}/app", sign_init_data(fake.token, solo, time.time()))
-        status, state = await page.state(int(url.rsplit("=", 1)[1]))
+        status, state = await page.state(table_of_url(url))
         assert status == 200 and len(state["hand"]) == 13
     finally:
         await bot.stop()
@@ -549,7 +549,7 @@ async def test_face_down_cards_are_opened_from_the_app(fake: FakeTelegram, tmp_p
         await fake.wait_for(lambda: hand_messages(fake, anna))
         url = web_app_url(hand_messages(fake, anna)[0])
         assert url is not None
-        table_id = int(url.rsplit("=", 1)[1])
+        table_id = table_of_url(url)
         page = Page(base, sign_init_data(fake.token, anna, time.time()))
         await fake.wait_idle(quiet=0.05)
         status, state = await page.state(table_id)

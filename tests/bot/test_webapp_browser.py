@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from fake_telegram import FakeTelegram, FakeUser
-from fake_telegram.webapp import free_port, sign_init_data, web_app_url
+from fake_telegram.webapp import free_port, sign_init_data, table_of_url, web_app_url
 from harness import InProcessBot, Table, action_of, move_buttons, settings_for
 
 from bot.config import Settings
@@ -203,7 +203,7 @@ def table_of(fake: FakeTelegram, user: FakeUser) -> int:
     """The table of the user's «🃏 Стол» button (its ``?t=``)."""
     url = web_app_url(hand_message(fake, user))
     assert url is not None
-    return int(url.rsplit("=", 1)[1])
+    return table_of_url(url)
 
 
 async def open_app(

@@ -8,7 +8,7 @@ import hashlib
 import hmac
 import json
 import socket
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from .models import FakeMessage, FakeUser
 
@@ -58,3 +58,8 @@ def web_app_url(message: FakeMessage) -> str | None:
             if "web_app" in button:
                 return str(button["web_app"]["url"])
     return None
+
+
+def table_of_url(url: str) -> int:
+    """The table a «🃏 Стол» button's page opens (its ``?t=``)."""
+    return int(parse_qs(urlsplit(url).query)["t"][0])
