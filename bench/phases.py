@@ -10,8 +10,10 @@ phases and closed in the others (see load.py): both sides meet the machine
 at the same speed, which separate runs minutes apart do not (this VM drifts
 by a third within the hour). Printed: every run's comparison, then moves/s
 over all the runs' phases and the p50 and p99 of all their presses pooled,
-open against closed. ``--keep DIR`` writes each run to a file;
-``--again FILE …`` pools such files anew without running anything.
+open against closed. Each run draws its own phase order (``load.py
+--seed``: the run's number, unless the options give one). ``--keep DIR``
+writes each run to a file; ``--again FILE …`` pools such files anew
+without running anything.
 
 The VM's speed also drifts within a run, from one phase to the next, so
 the pooled figure carries noise of its own: two runs in which the bot sent
@@ -149,7 +151,10 @@ def main() -> None:
             run = json.loads(Path(args.again[n]).read_text())
             print(f"run {n + 1} ({args.again[n]}: load.py {shlex.join(run['options'])}):")
         else:
-            run = run_once(options)
+            # Each run its own phase order (load.py --seed), unless one is given:
+            # the same order in every run would put anything periodic the same way.
+            seeded = "--seed" in options
+            run = run_once(options if seeded else [*options, "--seed", str(n + 1)])
             print(f"run {n + 1}:")
             if args.keep:
                 Path(args.keep).mkdir(parents=True, exist_ok=True)
