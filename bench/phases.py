@@ -153,7 +153,7 @@ def main() -> None:
         else:
             # Each run its own phase order (load.py --seed), unless one is given:
             # the same order in every run would put anything periodic the same way.
-            seeded = "--seed" in options
+            seeded = any(o == "--seed" or o.startswith("--seed=") for o in options)
             run = run_once(options if seeded else [*options, "--seed", str(n + 1)])
             print(f"run {n + 1}:")
             if args.keep:

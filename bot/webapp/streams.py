@@ -311,9 +311,9 @@ def yield_to_the_bot() -> None:
     the bot: nice +10, so the bot's threads win a contended core while this
     process still gets a bounded share of it; and ``SCHED_BATCH``, so waking
     up to write a pass's events never preempts a running bot thread (it
-    waits for the next tick). Not ``SCHED_IDLE``: with the cores full (a busy
-    machine, other services) that share is about 0.3 %, and the pages then
-    had no event for over 30 s (seen under a CPU hog)."""
+    runs when that thread's turn ends). Not ``SCHED_IDLE``: with the cores
+    full (a busy machine, other services) that share is about 0.3 %, and the
+    pages then had no event for over 30 s (seen under a CPU hog)."""
     with contextlib.suppress(OSError, AttributeError):  # Linux only; keeps the niceness
         os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
     with contextlib.suppress(OSError):
