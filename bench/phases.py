@@ -146,18 +146,19 @@ def main() -> None:
     pairs: list[Pair] = []
     rates: dict[str, list[float]] = {"open": [], "closed": []}
     runs = len(args.again) if args.again else args.runs
+    # Each run its own phase order (load.py --seed), unless one is given:
+    # the same order in every run would put anything periodic the same way.
+    seeded = any(o == "--seed" or o.startswith("--seed=") for o in options)
+    if args.keep:
+        Path(args.keep).mkdir(parents=True, exist_ok=True)
     for n in range(runs):
         if args.again:
             run = json.loads(Path(args.again[n]).read_text())
             print(f"run {n + 1} ({args.again[n]}: load.py {shlex.join(run['options'])}):")
         else:
-            # Each run its own phase order (load.py --seed), unless one is given:
-            # the same order in every run would put anything periodic the same way.
-            seeded = any(o == "--seed" or o.startswith("--seed=") for o in options)
             run = run_once(options if seeded else [*options, "--seed", str(n + 1)])
             print(f"run {n + 1}:")
             if args.keep:
-                Path(args.keep).mkdir(parents=True, exist_ok=True)
                 (Path(args.keep) / f"run-{n + 1}.json").write_text(json.dumps(run))
         print("\n".join(run["lines"]))
         for kind in rates:
