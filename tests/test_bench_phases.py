@@ -4,7 +4,9 @@ forms and its bootstrap interval, on made-up latencies whose truth is known
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -56,3 +58,56 @@ def test_no_difference_gives_an_interval_around_nothing() -> None:
     for q in (0.5, 0.99):
         low, high = phases.interval(pairs, q, 200, 1)
         assert low < 0.0 < high, (q, low, high)
+
+
+def test_the_pair_by_pair_figures_find_a_real_difference() -> None:
+    pairs = phases.pairs_of(made_up(80, 0.3, 2))
+    for figure in (phases.median_pair, phases.mean_pair):
+        for q in (0.5, 0.99):
+            low, high = phases.interval(pairs, q, 200, 1, figure)
+            assert 0.0 < low < 0.3 < high, (figure.__name__, q, low, high)
+            assert low <= figure(pairs, q) <= high
+
+
+def test_the_pair_by_pair_figures_find_nothing_where_there_is_nothing() -> None:
+    pairs = phases.pairs_of(made_up(80, 0.0, 3))
+    for figure in (phases.median_pair, phases.mean_pair):
+        for q in (0.5, 0.99):
+            low, high = phases.interval(pairs, q, 200, 1, figure)
+            assert low < 0.0 < high, (figure.__name__, q, low, high)
+
+
+def test_a_burst_in_one_phase_moves_the_pooled_p99_but_not_the_pairs_median() -> None:
+    """Why the pairs are given too: one closed phase on a stretch of the
+    machine ten times slower sets the pooled top percent by itself."""
+    phs = made_up(80, 0.0, 4)
+    slow = next(p for p in phs if p["kind"] == "closed")
+    slow["ms"] = [x * 10 for x in slow["ms"]]
+    pairs = phases.pairs_of(phs)
+    assert phases.ratio(pairs, 0.99) < -0.3
+    assert abs(phases.median_pair(pairs, 0.99)) < 0.1
+
+
+def test_kept_runs_are_pooled_again(tmp_path: Path) -> None:
+    """``--again`` reads what ``--keep`` wrote and pools it without running."""
+    files = []
+    for n, effect in enumerate((0.0, 0.3)):
+        run = {
+            "options": ["--app", "--seed", str(n + 1)],
+            "moves": {"open": 100.0, "closed": 100.0 * (1 + effect)},
+            "lines": [f"  run {n + 1}'s own lines"],
+            "phases": made_up(8, effect, n),
+        }
+        files.append(tmp_path / f"run-{n + 1}.json")
+        files[-1].write_text(json.dumps(run))
+    script = Path(phases.__file__)
+    out = subprocess.run(
+        [sys.executable, str(script), "--resamples", "20", "--again", *map(str, files)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "  run 1's own lines" in out and "  run 2's own lines" in out
+    assert "moves/s open 100.0, closed 115.0: -13.0%" in out
+    assert "(8 pairs of phases)" in out
+    assert out.count("pair by pair, geometric mean of the 8 pairs' own ratios") == 2
