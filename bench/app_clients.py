@@ -97,7 +97,9 @@ class AppClients:
             sys.executable,
             str(HERE / "app_clients.py"),
             *(["--control"] if self.control else []),
-            *(["--nice", str(self.nice)] if self.nice else []),
+            # Always given: this process may run at another niceness (--own-nice).
+            "--nice",
+            self.nice or "0",
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
         )
@@ -350,6 +352,6 @@ if __name__ == "__main__":
         nice = sys.argv[sys.argv.index("--nice") + 1]
         if nice == "idle":
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-        else:
-            os.nice(int(nice))
+        else:  # absolute: load.py may run at another niceness (--own-nice)
+            os.setpriority(os.PRIO_PROCESS, 0, int(nice))
     asyncio.run(serve("--control" in sys.argv[1:]))

@@ -109,6 +109,23 @@ def interval(
     return percentile(draws, 0.05), percentile(draws, 0.95)
 
 
+def waits(phases: list[dict[str, Any]]) -> str:
+    """How long the bot's threads and load.py's process (the fake Telegram,
+    the people) waited for a core per move, open against closed: where the
+    pages' cost to the presses falls on this shared machine."""
+    out = []
+    for key, name in (("bot_wait", "the bot"), ("own_wait", "the fake Telegram + people")):
+        per_move = {
+            kind: sum(p[key] for p in phases if p["kind"] == kind)
+            / max(1, sum(p["moves"] for p in phases if p["kind"] == kind))
+            * 1000
+            for kind in ("open", "closed")
+        }
+        o, c = per_move["open"], per_move["closed"]
+        out.append(f"{name} open {o:.2f}, closed {c:.2f} ({o / c - 1 if c else 0.0:+.1%})")
+    return "waited for a core per move (ms): " + "; ".join(out)
+
+
 def run_once(options: list[str]) -> dict[str, Any]:
     """One whole load.py run: its moves/s open and closed, its lines about
     the app, and its phases' latencies."""
@@ -144,6 +161,7 @@ def main() -> None:
     if not args.again:
         print(f"each run: load.py {shlex.join(options)}")
     pairs: list[Pair] = []
+    every: list[dict[str, Any]] = []  # every run's phases
     rates: dict[str, list[float]] = {"open": [], "closed": []}
     runs = len(args.again) if args.again else args.runs
     # Each run its own phase order (load.py --seed), unless one is given:
@@ -164,9 +182,12 @@ def main() -> None:
         for kind in rates:
             rates[kind].append(run["moves"][kind])
         pairs.extend(pairs_of(run["phases"]))
+        every.extend(run["phases"])
     print()
     mo, mc = sum(rates["open"]) / runs, sum(rates["closed"]) / runs
     print(f"all runs: moves/s open {mo:.1f}, closed {mc:.1f}: {mo / mc - 1:+.1%}")
+    if all("bot_wait" in ph for ph in every):  # files kept before these were written lack them
+        print(f"all runs, {waits(every)}")
     n_open = sum(len(p["open"]) for p in pairs)
     n_closed = sum(len(p["closed"]) for p in pairs)
     for q, name in ((0.5, "p50"), (0.99, "p99")):

@@ -111,3 +111,15 @@ def test_kept_runs_are_pooled_again(tmp_path: Path) -> None:
     assert "moves/s open 100.0, closed 115.0: -13.0%" in out
     assert "(8 pairs of phases)" in out
     assert out.count("pair by pair, geometric mean of the 8 pairs' own ratios") == 2
+
+
+def test_waits_for_a_core_are_per_move_open_against_closed() -> None:
+    kept = [
+        {"kind": "open", "ms": [], "moves": 1000, "bot_wait": 2.0, "own_wait": 1.5},
+        {"kind": "closed", "ms": [], "moves": 500, "bot_wait": 1.0, "own_wait": 0.5},
+        {"kind": "closed", "ms": [], "moves": 500, "bot_wait": 1.0, "own_wait": 0.5},
+    ]
+    assert phases.waits(kept) == (
+        "waited for a core per move (ms): the bot open 2.00, closed 2.00 (+0.0%);"
+        " the fake Telegram + people open 1.50, closed 1.00 (+50.0%)"
+    )
