@@ -43,6 +43,10 @@ class Settings(BaseSettings):
     # Processes the computer player thinks in, so a search never holds up the
     # bot's event loop; 0: a thread of the bot's own process.
     ai_workers: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=0)
+    # Milliseconds the event loop's thread may hold the interpreter while the
+    # database thread waits for it (Python's switch interval, 5 by default):
+    # see bot/__main__.py.
+    switch_interval_ms: float = Field(default=1.0, gt=0, le=100)
     # Telegram's limits; a value <= 0 disables that limit (tests do so).
     group_messages_per_minute: int = 20
     private_messages_per_second: float = 1.0

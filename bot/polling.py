@@ -45,7 +45,18 @@ PROBE_SECONDS = 5.0
 # After a 409 later on: let the other poller's request end before ours.
 CONFLICT_PAUSE = 0.5
 RETRY_CAP = 30.0
-PRUNE_EVERY = 300.0
+PRUNE_EVERY = 60.0
+
+
+async def prune_inbox(db: Database) -> int:
+    """Every handled update past :data:`inbox.KEEP_DONE` forgotten, a chunk
+    per transaction (:data:`inbox.PRUNE_CHUNK`); how many."""
+    removed = 0
+    while True:
+        n = await db.run_tx(inbox.prune)
+        removed += n
+        if n < inbox.PRUNE_CHUNK:
+            return removed
 
 
 class AnotherPoller(Exception):
@@ -86,61 +97,70 @@ class Poller:
         offset: int | None = None
         started = loop.time()
         next_prune = started + PRUNE_EVERY
+        pruning: asyncio.Task[int] | None = None  # beside the polling, never in its way
         delay = 1.0
-        while True:
-            probing = loop.time() - started < PROBE_SECONDS
-            timeout = int(PROBE_SECONDS) if probing else POLL_SECONDS
-            try:
-                updates = await self.bot.get_updates(
-                    offset=offset,
-                    timeout=timeout,
-                    allowed_updates=allowed,
-                    request_timeout=timeout + 30,
-                )
-            except TelegramConflictError as e:
-                if probing:
-                    raise AnotherPoller(e.message) from None
-                log.warning("another getUpdates ended ours (%s); polling again", e.message)
-                await asyncio.sleep(CONFLICT_PAUSE)
-                continue
-            except TelegramRetryAfter as e:
-                log.warning("getUpdates: flood wait %s s", e.retry_after)
-                await asyncio.sleep(e.retry_after)
-                continue
-            except TelegramUnauthorizedError:
-                raise
-            except Exception as e:  # network, 5xx, a proxy's error page: wait it out
-                log.warning(
-                    "getUpdates failed (%s); trying again in %.0f s", type(e).__name__, delay
-                )
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, RETRY_CAP)
-                continue
-            delay = 1.0
-            if updates:
-                rows = [
-                    (u.update_id, u.model_dump_json(exclude_unset=True, by_alias=True))
-                    for u in updates
-                ]
-                # Handled while being kept (a press is not held up behind the
-                # write), kept before the next call tells Telegram they arrived.
-                stored = asyncio.ensure_future(self._keep(rows))
-                for update in updates:
-                    if update.update_id not in self._kept:
-                        self._dispatch(update.update_id, update, stored)
+        try:
+            while True:
+                probing = loop.time() - started < PROBE_SECONDS
+                timeout = int(PROBE_SECONDS) if probing else POLL_SECONDS
                 try:
-                    await asyncio.shield(stored)
-                except asyncio.CancelledError:
-                    # A stop: what is being handled must still be kept (and
-                    # so marked done), or the next start handles it again.
-                    await asyncio.wait([stored])
+                    updates = await self.bot.get_updates(
+                        offset=offset,
+                        timeout=timeout,
+                        allowed_updates=allowed,
+                        request_timeout=timeout + 30,
+                    )
+                except TelegramConflictError as e:
+                    if probing:
+                        raise AnotherPoller(e.message) from None
+                    log.warning("another getUpdates ended ours (%s); polling again", e.message)
+                    await asyncio.sleep(CONFLICT_PAUSE)
+                    continue
+                except TelegramRetryAfter as e:
+                    log.warning("getUpdates: flood wait %s s", e.retry_after)
+                    await asyncio.sleep(e.retry_after)
+                    continue
+                except TelegramUnauthorizedError:
                     raise
-                offset = updates[-1].update_id + 1
-                if self._kept:
-                    self._kept = {i for i in self._kept if i >= offset}
-            if loop.time() >= next_prune:
-                next_prune = loop.time() + PRUNE_EVERY
-                await self.db.run_tx(inbox.prune)
+                except Exception as e:  # network, 5xx, a proxy's error page: wait it out
+                    log.warning(
+                        "getUpdates failed (%s); trying again in %.0f s", type(e).__name__, delay
+                    )
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, RETRY_CAP)
+                    continue
+                delay = 1.0
+                if updates:
+                    rows = [
+                        (u.update_id, u.model_dump_json(exclude_unset=True, by_alias=True))
+                        for u in updates
+                    ]
+                    # Handled while being kept (a press is not held up behind the
+                    # write), kept before the next call tells Telegram they arrived.
+                    stored = asyncio.ensure_future(self._keep(rows))
+                    for update in updates:
+                        if update.update_id not in self._kept:
+                            self._dispatch(update.update_id, update, stored)
+                    try:
+                        await asyncio.shield(stored)
+                    except asyncio.CancelledError:
+                        # A stop: what is being handled must still be kept (and
+                        # so marked done), or the next start handles it again.
+                        await asyncio.wait([stored])
+                        raise
+                    offset = updates[-1].update_id + 1
+                    if self._kept:
+                        self._kept = {i for i in self._kept if i >= offset}
+                if loop.time() >= next_prune and (pruning is None or pruning.done()):
+                    if pruning is not None and not pruning.cancelled() and pruning.exception():
+                        log.warning(
+                            "pruning the inbox failed (%r); again later", pruning.exception()
+                        )
+                    next_prune = loop.time() + PRUNE_EVERY
+                    pruning = asyncio.create_task(prune_inbox(self.db))
+        finally:
+            if pruning is not None:
+                await cancel_and_wait([pruning])
 
     async def _keep(self, rows: list[tuple[int, str]]) -> None:
         """Store the updates, however long the database takes: they are being

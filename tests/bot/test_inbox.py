@@ -1,0 +1,59 @@
+"""The inbox of long polling: pruning handled updates a chunk at a time, so
+no transaction makes every table's moves wait (bot/storage/inbox.py)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from bot.polling import prune_inbox
+from bot.storage import Database, inbox
+
+
+async def fill(db: Database, old: int, recent: int, unhandled: int) -> None:
+    """Updates handled long ago, handled just now, and not handled yet."""
+    now = time.time()
+    rows = [(i, "{}") for i in range(old + recent + unhandled)]
+    await db.run_tx(inbox.store, rows)
+    await db.run_tx(inbox.done, list(range(old + recent)))
+
+    def age(raw, ids: list[int]) -> None:
+        raw.executemany(
+            "UPDATE inbox SET done_at = ? WHERE update_id = ?",
+            [(now - inbox.KEEP_DONE - 60, i) for i in ids],
+        )
+
+    await db.run_tx(age, list(range(old)))
+
+
+async def kept(db: Database) -> list[int]:
+    return sorted(await db.run(inbox.kept_ids))
+
+
+async def test_one_prune_deletes_one_chunk_of_the_oldest_handled(db: Database) -> None:
+    await fill(db, old=30, recent=5, unhandled=3)
+    assert await db.run_tx(inbox.prune, None, 20) == 20
+    assert await kept(db) == list(range(20, 38))
+    assert await db.run_tx(inbox.prune, None, 20) == 10
+    assert await db.run_tx(inbox.prune, None, 20) == 0
+    assert await kept(db) == list(range(30, 38))  # the recent and the unhandled stay
+
+
+async def test_pruning_the_inbox_takes_every_old_row_in_chunks(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(inbox, "PRUNE_CHUNK", 7)
+    chunks: list[int] = []
+    real = inbox.prune
+
+    def counted(raw, now=None, limit=inbox.PRUNE_CHUNK):  # type: ignore[no-untyped-def]
+        n = real(raw, now, limit)
+        chunks.append(n)
+        return n
+
+    monkeypatch.setattr(inbox, "prune", counted)
+    await fill(db, old=30, recent=4, unhandled=2)
+    assert await prune_inbox(db) == 30
+    assert max(chunks) <= 7 and len(chunks) == 5  # 7 + 7 + 7 + 7 + 2
+    assert await kept(db) == list(range(30, 36))
