@@ -74,6 +74,7 @@ class Poller:
         # Ids kept from the last run: Telegram sends them again until the first
         # call of this run confirms them, and each is handled once.
         self._kept: set[int] = set()
+        self._pruning: asyncio.Task[int] | None = None  # beside the polling, never in its way
 
     async def run(self) -> None:
         """Until cancelled. The updates being handled go on: see :meth:`stop`."""
@@ -89,7 +90,7 @@ class Poller:
         handled at the next start)."""
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=grace)
-        await cancel_and_wait(list(self._tasks))
+        await cancel_and_wait([*self._tasks, *([self._pruning] if self._pruning else [])])
 
     async def _poll(self) -> None:
         loop = asyncio.get_running_loop()
@@ -97,70 +98,70 @@ class Poller:
         offset: int | None = None
         started = loop.time()
         next_prune = started + PRUNE_EVERY
-        pruning: asyncio.Task[int] | None = None  # beside the polling, never in its way
         delay = 1.0
-        try:
-            while True:
-                probing = loop.time() - started < PROBE_SECONDS
-                timeout = int(PROBE_SECONDS) if probing else POLL_SECONDS
+        while True:
+            probing = loop.time() - started < PROBE_SECONDS
+            timeout = int(PROBE_SECONDS) if probing else POLL_SECONDS
+            try:
+                updates = await self.bot.get_updates(
+                    offset=offset,
+                    timeout=timeout,
+                    allowed_updates=allowed,
+                    request_timeout=timeout + 30,
+                )
+            except TelegramConflictError as e:
+                if probing:
+                    raise AnotherPoller(e.message) from None
+                log.warning("another getUpdates ended ours (%s); polling again", e.message)
+                await asyncio.sleep(CONFLICT_PAUSE)
+                continue
+            except TelegramRetryAfter as e:
+                log.warning("getUpdates: flood wait %s s", e.retry_after)
+                await asyncio.sleep(e.retry_after)
+                continue
+            except TelegramUnauthorizedError:
+                raise
+            except Exception as e:  # network, 5xx, a proxy's error page: wait it out
+                log.warning(
+                    "getUpdates failed (%s); trying again in %.0f s", type(e).__name__, delay
+                )
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RETRY_CAP)
+                continue
+            delay = 1.0
+            if updates:
+                rows = [
+                    (u.update_id, u.model_dump_json(exclude_unset=True, by_alias=True))
+                    for u in updates
+                ]
+                # Handled while being kept (a press is not held up behind the
+                # write), kept before the next call tells Telegram they arrived.
+                stored = asyncio.ensure_future(self._keep(rows))
+                for update in updates:
+                    if update.update_id not in self._kept:
+                        self._dispatch(update.update_id, update, stored)
                 try:
-                    updates = await self.bot.get_updates(
-                        offset=offset,
-                        timeout=timeout,
-                        allowed_updates=allowed,
-                        request_timeout=timeout + 30,
-                    )
-                except TelegramConflictError as e:
-                    if probing:
-                        raise AnotherPoller(e.message) from None
-                    log.warning("another getUpdates ended ours (%s); polling again", e.message)
-                    await asyncio.sleep(CONFLICT_PAUSE)
-                    continue
-                except TelegramRetryAfter as e:
-                    log.warning("getUpdates: flood wait %s s", e.retry_after)
-                    await asyncio.sleep(e.retry_after)
-                    continue
-                except TelegramUnauthorizedError:
+                    await asyncio.shield(stored)
+                except asyncio.CancelledError:
+                    # A stop: what is being handled must still be kept (and
+                    # so marked done), or the next start handles it again.
+                    await asyncio.wait([stored])
                     raise
-                except Exception as e:  # network, 5xx, a proxy's error page: wait it out
-                    log.warning(
-                        "getUpdates failed (%s); trying again in %.0f s", type(e).__name__, delay
-                    )
-                    await asyncio.sleep(delay)
-                    delay = min(delay * 2, RETRY_CAP)
-                    continue
-                delay = 1.0
-                if updates:
-                    rows = [
-                        (u.update_id, u.model_dump_json(exclude_unset=True, by_alias=True))
-                        for u in updates
-                    ]
-                    # Handled while being kept (a press is not held up behind the
-                    # write), kept before the next call tells Telegram they arrived.
-                    stored = asyncio.ensure_future(self._keep(rows))
-                    for update in updates:
-                        if update.update_id not in self._kept:
-                            self._dispatch(update.update_id, update, stored)
-                    try:
-                        await asyncio.shield(stored)
-                    except asyncio.CancelledError:
-                        # A stop: what is being handled must still be kept (and
-                        # so marked done), or the next start handles it again.
-                        await asyncio.wait([stored])
-                        raise
-                    offset = updates[-1].update_id + 1
-                    if self._kept:
-                        self._kept = {i for i in self._kept if i >= offset}
-                if loop.time() >= next_prune and (pruning is None or pruning.done()):
-                    if pruning is not None and not pruning.cancelled() and pruning.exception():
-                        log.warning(
-                            "pruning the inbox failed (%r); again later", pruning.exception()
-                        )
-                    next_prune = loop.time() + PRUNE_EVERY
-                    pruning = asyncio.create_task(prune_inbox(self.db))
-        finally:
-            if pruning is not None:
-                await cancel_and_wait([pruning])
+                offset = updates[-1].update_id + 1
+                if self._kept:
+                    self._kept = {i for i in self._kept if i >= offset}
+            if loop.time() >= next_prune:
+                next_prune = loop.time() + PRUNE_EVERY
+                self._prune()
+
+    def _prune(self) -> None:
+        """Start pruning the inbox, unless the last pruning still runs."""
+        last = self._pruning
+        if last is not None and not last.done():
+            return
+        if last is not None and not last.cancelled() and last.exception() is not None:
+            log.warning("pruning the inbox failed (%r); trying again", last.exception())
+        self._pruning = asyncio.create_task(prune_inbox(self.db))
 
     async def _keep(self, rows: list[tuple[int, str]]) -> None:
         """Store the updates, however long the database takes: they are being
