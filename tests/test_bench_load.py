@@ -43,8 +43,6 @@ print(sorted({os.getpriority(os.PRIO_PROCESS, tid) for tid in alive}), len(alive
 
 
 def test_own_nice_reaches_every_thread_and_those_started_later() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(BENCH)], capture_output=True, text=True
-    )
+    done = subprocess.run([sys.executable, "-c", CHILD, str(BENCH)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["[7]", "2", "[7]"]
