@@ -221,6 +221,11 @@ def run_delay(pid: int | str) -> dict[int, float]:
     return out
 
 
+def waited(pid: int | str) -> float:
+    """Seconds all of a process's threads have waited for a core so far."""
+    return sum(run_delay(pid).values())
+
+
 def renice_self(nice: int) -> None:
     """Every thread of this process at niceness ``nice`` (Linux keeps one per
     thread; threads started later take their starter's). ``--own-nice``: the
@@ -350,7 +355,7 @@ async def run_phases(
         gc.freeze()
         moves0, cpu0 = count_actions(db), cpu_seconds(pid)
         streams0 = streams_cpu(pid)
-        wait0, own_wait0 = sum(run_delay(pid).values()), sum(run_delay("self").values())
+        wait0, own_wait0 = waited(pid), waited("self")
         t0 = time.perf_counter()
         load.phase = i
         app.resume_measuring()
@@ -362,7 +367,7 @@ async def run_phases(
         load.phase = None
         elapsed = time.perf_counter() - t0
         moves, cpu = count_actions(db) - moves0, cpu_seconds(pid) - cpu0
-        waits = sum(run_delay(pid).values()) - wait0, sum(run_delay("self").values()) - own_wait0
+        waits = waited(pid) - wait0, waited("self") - own_wait0
         phases.append(Phase(kind, elapsed, moves, cpu, streams_cpu(pid) - streams0, *waits))
         samples.append(rss_kib(pid))
     return phases
