@@ -14,7 +14,9 @@ One process takes a token's updates: Telegram ends an older ``getUpdates``
 with 409 when a newer one comes. A bot that meets a 409 within its first
 seconds of polling has found another process polling with its token and
 refuses to start (:class:`AnotherPoller`); the one that was there first
-sees a single 409, waits a moment and goes on.
+sees a single 409, waits a moment and goes on. Of two that start within the
+same few seconds, both probing, the one whose poll the other's ends refuses
+and the other goes on.
 """
 
 from __future__ import annotations

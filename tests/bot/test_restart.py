@@ -6,6 +6,7 @@ import asyncio
 import json
 import sqlite3
 import sys
+from pathlib import Path
 
 from fake_telegram import FakeTelegram
 from harness import ROOT, BotProcess, InProcessBot, Table, play_moves, settings_for
@@ -221,31 +222,81 @@ async def test_a_press_just_before_kill_9_is_handled_exactly_once(
     assert "Traceback" not in err, err
 
 
+async def spawn(bot: BotProcess, err: Path) -> asyncio.subprocess.Process:
+    """``python -m bot`` with ``bot``'s settings, its stderr into the file ``err``
+    (a pipe nobody reads could fill and stop it)."""
+    with err.open("wb") as sink:
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=ROOT, env=bot.env, stderr=sink
+        )
+
+
+async def exit_of(proc: asyncio.subprocess.Process, timeout: float = 90) -> int:
+    """The code a bot process exits with; killed if it does not exit."""
+    try:
+        async with asyncio.timeout(timeout):
+            return await proc.wait()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+async def still_answers(fake: FakeTelegram, user_id: int) -> None:
+    user = fake.add_user(user_id, "Анна")
+    await fake.start_bot(user)
+    await fake.wait_for(lambda: fake.last_message(user.id) is not None, timeout=30)
+
+
 async def test_a_second_bot_on_the_same_token_refuses_to_start(
     fake: FakeTelegram, tmp_path
 ) -> None:
     """Two processes polling one token would each take some of the updates;
     the newcomer meets the first one's 409 and exits with a clear line."""
     first = BotProcess(fake, tmp_path / "one.db")
+    after = len(fake.calls)
     await first.start(fake)
     try:
+        # The first one is past its probe (its first poll answered): else it
+        # may be the one to refuse, as the next test shows.
+        await fake.wait_for(
+            lambda: sum(c.method == "getUpdates" for c in fake.calls[after:]) >= 2, timeout=30
+        )
         second = BotProcess(fake, tmp_path / "two.db")
         assert second.env["BOT_TOKEN"] == first.env["BOT_TOKEN"]
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=ROOT, env=second.env, stderr=asyncio.subprocess.PIPE
-        )
-        try:
-            async with asyncio.timeout(90):
-                _, err = await proc.communicate()
-        finally:
-            if proc.returncode is None:
-                proc.kill()
-                await proc.wait()
-        assert proc.returncode == 2, err.decode()
-        assert "BOT_TOKEN" in err.decode() and "Traceback" not in err.decode()
-        # The first one still answers.
-        anna = fake.add_user(351, "Анна")
-        await fake.start_bot(anna)
-        await fake.wait_for(lambda: fake.last_message(anna.id) is not None, timeout=30)
+        code = await exit_of(await spawn(second, tmp_path / "two.err"))
+        err = (tmp_path / "two.err").read_text()
+        assert code == 2, err
+        assert "BOT_TOKEN" in err and "Traceback" not in err
+        await still_answers(fake, 351)
     finally:
         first.stop()
+
+
+async def test_of_two_bots_started_together_exactly_one_goes_on(
+    fake: FakeTelegram, tmp_path
+) -> None:
+    """Started within the same few seconds, both are probing: the one whose
+    poll the other's ends refuses, and the other goes on (never both, never
+    neither)."""
+    bots = [BotProcess(fake, tmp_path / f"{n}.db") for n in ("one", "two")]
+    procs = [await spawn(bot, tmp_path / f"{n}.err") for n, bot in enumerate(bots)]
+    try:
+        done, waiting = await asyncio.wait(
+            [asyncio.ensure_future(p.wait()) for p in procs], timeout=90
+        )
+        for w in waiting:
+            w.cancel()
+        assert len(done) == 1, "exactly one of the two refuses"
+        # The survivor's probe is over; nothing ends it now.
+        await asyncio.sleep(8)
+        assert sorted(p.returncode is None for p in procs) == [False, True]
+        n = next(n for n, p in enumerate(procs) if p.returncode is not None)
+        err = (tmp_path / f"{n}.err").read_text()
+        assert procs[n].returncode == 2 and "BOT_TOKEN" in err and "Traceback" not in err, err
+        await still_answers(fake, 352)
+    finally:
+        for p in procs:
+            if p.returncode is None:
+                p.terminate()
+                await p.wait()
