@@ -283,7 +283,9 @@ async def test_of_two_bots_started_together_exactly_one_goes_on(
     procs = [await spawn(bot, tmp_path / f"{n}.err") for n, bot in enumerate(bots)]
     try:
         done, waiting = await asyncio.wait(
-            [asyncio.ensure_future(p.wait()) for p in procs], timeout=90
+            [asyncio.ensure_future(p.wait()) for p in procs],
+            timeout=90,
+            return_when=asyncio.FIRST_COMPLETED,
         )
         for w in waiting:
             w.cancel()
