@@ -55,9 +55,10 @@ async def prune_inbox(db: Database) -> int:
     per transaction (:data:`inbox.PRUNE_CHUNK`); how many."""
     removed = 0
     while True:
-        n = await db.run_tx(inbox.prune)
+        chunk = inbox.PRUNE_CHUNK
+        n = await db.run_tx(inbox.prune, None, chunk)
         removed += n
-        if n < inbox.PRUNE_CHUNK:
+        if n < chunk:
             return removed
 
 

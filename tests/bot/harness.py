@@ -11,6 +11,7 @@ import asyncio
 import io
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -63,6 +64,15 @@ async def polling_started(fake: FakeTelegram, after: int, timeout: float = 15) -
         ),
         timeout=timeout,
     )
+
+
+def count(db: Path, sql: str, *params: Any) -> int:
+    """The single number ``sql`` (a ``SELECT COUNT(*) …``) reads from the database file."""
+    con = sqlite3.connect(db, timeout=10)
+    try:
+        return int(con.execute(sql, params).fetchone()[0])
+    finally:
+        con.close()
 
 
 class InProcessBot:

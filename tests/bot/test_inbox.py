@@ -8,7 +8,7 @@ import time
 
 import pytest
 from fake_telegram import FakeTelegram
-from harness import InProcessBot, settings_for
+from harness import InProcessBot, count, settings_for
 
 from bot import polling
 from bot.polling import prune_inbox
@@ -85,20 +85,12 @@ async def test_the_poller_prunes_the_inbox_beside_its_polling(
         finally:
             con.close()
 
-        def old_rows() -> int:
-            con = sqlite3.connect(path, timeout=10)
-            try:
-                return int(
-                    con.execute(
-                        "SELECT COUNT(*) FROM inbox WHERE update_id >= ?", (10**9,)
-                    ).fetchone()[0]
-                )
-            finally:
-                con.close()
-
         anna = fake.add_user(341, "Анна")
         await fake.start_bot(anna)  # ends the long poll: the loop comes round to pruning
-        await fake.wait_for(lambda: old_rows() == 0, timeout=30)
+        await fake.wait_for(
+            lambda: count(path, "SELECT COUNT(*) FROM inbox WHERE update_id >= ?", 10**9) == 0,
+            timeout=30,
+        )
         await fake.wait_for(lambda: fake.last_message(anna.id) is not None, timeout=30)
     finally:
         await bot.stop()

@@ -9,22 +9,13 @@ import sys
 from pathlib import Path
 
 from fake_telegram import FakeTelegram
-from harness import ROOT, BotProcess, InProcessBot, Table, play_moves, settings_for
+from harness import ROOT, BotProcess, InProcessBot, Table, count, play_moves, settings_for
 
 from bot.storage import inbox
 from engine import Game
 from engine.rules import Rules
 
 GROUP = -1007777
-
-
-def count(db, sql: str) -> int:
-    """The single number ``sql`` (a ``SELECT COUNT(*) …``) reads from the database file."""
-    con = sqlite3.connect(db)
-    try:
-        return int(con.execute(sql).fetchone()[0])
-    finally:
-        con.close()
 
 
 def actions(db) -> list[int]:
@@ -279,8 +270,10 @@ async def test_of_two_bots_started_together_exactly_one_goes_on(
     """Started within the same few seconds, both are probing: the one whose
     poll the other's ends refuses, and the other goes on (never both, never
     neither)."""
-    bots = [BotProcess(fake, tmp_path / f"{n}.db") for n in ("one", "two")]
-    procs = [await spawn(bot, tmp_path / f"{n}.err") for n, bot in enumerate(bots)]
+    names = ("one", "two")
+    procs = [
+        await spawn(BotProcess(fake, tmp_path / f"{n}.db"), tmp_path / f"{n}.err") for n in names
+    ]
     try:
         done, waiting = await asyncio.wait(
             [asyncio.ensure_future(p.wait()) for p in procs],
@@ -293,9 +286,9 @@ async def test_of_two_bots_started_together_exactly_one_goes_on(
         # The survivor's probe is over; nothing ends it now.
         await asyncio.sleep(8)
         assert sorted(p.returncode is None for p in procs) == [False, True]
-        n = next(n for n, p in enumerate(procs) if p.returncode is not None)
-        err = (tmp_path / f"{n}.err").read_text()
-        assert procs[n].returncode == 2 and "BOT_TOKEN" in err and "Traceback" not in err, err
+        i = next(i for i, p in enumerate(procs) if p.returncode is not None)
+        err = (tmp_path / f"{names[i]}.err").read_text()
+        assert procs[i].returncode == 2 and "BOT_TOKEN" in err and "Traceback" not in err, err
         await still_answers(fake, 352)
     finally:
         for p in procs:
