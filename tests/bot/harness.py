@@ -14,6 +14,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,13 +77,19 @@ def count(db: Path, sql: str, *params: Any) -> int:
 
 
 class InProcessBot:
-    def __init__(self, settings: Settings, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        clock: Clock | None = None,
+        built: Callable[[], None] | None = None,
+    ) -> None:
         self.app = App(settings, clock=clock)
+        self.built = built  # App.run's
         self.task: asyncio.Task[None] | None = None
 
     async def start(self, fake: FakeTelegram) -> None:
         after = len(fake.calls)
-        self.task = asyncio.create_task(self.app.run())
+        self.task = asyncio.create_task(self.app.run(built=self.built))
         ready = asyncio.create_task(polling_started(fake, after))
         await asyncio.wait([self.task, ready], return_when=asyncio.FIRST_COMPLETED)
         if self.task.done():
