@@ -282,14 +282,16 @@ async def seq_above(page: Any, seq: int) -> None:
 
 
 async def page_dump(page: Any) -> Any:
-    """What the page shows and did, for a wait that failed: its state, the
-    clicks that reached it, its haptics (a move sent is a "selection") and
-    its last requests to the bot with their timings."""
+    """What the page shows and did, for a wait that failed: its state, its
+    last toast (a refusal's reason stays in it after it hides), whose turn
+    it shows, the clicks that reached it, its haptics (a move sent is a
+    "selection") and its last requests to the bot with their timings."""
     return await page.evaluate(
         """() => ({
             dataset: {...document.getElementById('app').dataset},
-            toast: document.getElementById('toast').hidden ? null
-                : document.getElementById('toast').textContent,
+            toast: document.getElementById('toast').textContent,
+            toast_shown: !document.getElementById('toast').hidden,
+            turn: [...document.querySelectorAll('.seat.turn')].map((e) => e.dataset.seat),
             clicks: window.__clicks,
             haptics: window.__haptics.slice(-6),
             requests: performance.getEntriesByType('resource')
