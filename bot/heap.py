@@ -4,13 +4,15 @@ the process.
 A full collection walks every object it tracks, at about a microsecond each
 on a small VM, and nothing else runs meanwhile: with the imports tracked it
 took ~150 ms, and with what the bot builds at start (the locales compiled to
-Fluent's trees, the dispatcher's routers, Babel's locale data, about 35,000
-objects) still 60–70 ms, every 5–6 s at 200 busy tables; each press that
+Fluent's trees, the dispatcher's routers, Babel's locale data, about 34,000
+objects) still 50–78 ms, every 5–6 s at 200 busy tables; each press that
 came in during one waited as long. ``gc.freeze`` moves the objects existing
 at that moment out of the collector's sight: they are still freed when their
 last reference goes, only a cycle among them would never be.
 So it is called twice, each time on objects made to last: once after the
 imports, once after the bot is built and before it takes its first update.
+The games resumed at start are frozen with the rest: a cycle among their
+objects would outlive the game, at most once per start.
 
 The youngest generation is also collected less often. Python collects it
 every 700 tracked objects made and not yet freed; at 200 busy tables that
@@ -19,7 +21,7 @@ is many times a second, and what a press has in flight at that moment
 growth by a quarter sets off a full collection. Collected every 7,000: one
 full collection in a 120 s load window instead of about 25; the young
 collections take 12–18 ms (every ~1.5 s) and the middle ones, ten times
-larger, 37–68 ms (every ~15 s); all of them together 1.5 s of the window
+larger, 37–68 ms (every ~15 s); all of them together 1.6 s of the run
 instead of 2.1 (README, Benchmarks).
 """
 
