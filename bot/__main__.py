@@ -13,7 +13,7 @@ from aiogram.exceptions import TelegramUnauthorizedError
 from bot.aiogram_models import hold_response_models
 from bot.app import App
 from bot.config import ConfigError, load_settings
-from bot.heap import collect_young_less_often, set_aside
+from bot.heap import set_aside
 from bot.loop import loop_factory
 from bot.polling import AnotherPoller
 from bot.storage import DatabaseInUseError
@@ -45,7 +45,6 @@ def main() -> int:
     share_the_interpreter(settings.switch_interval_ms)
     hold_response_models()
     set_aside()  # the imports: they live as long as the process (bot/heap.py)
-    collect_young_less_often()
 
     async def run() -> None:
         app = App(settings)

@@ -15,7 +15,7 @@ import pytest
 from fake_telegram import FakeTelegram
 from harness import InProcessBot, settings_for
 
-from bot.heap import YOUNG, collect_young_less_often, set_aside
+from bot.heap import set_aside
 
 
 def walked(obj: object) -> bool:
@@ -24,19 +24,16 @@ def walked(obj: object) -> bool:
 
 
 @pytest.fixture
-def gc_restored() -> Iterator[None]:
-    """This test process must not keep the heap frozen or the collector's
-    thresholds changed for the tests after it."""
-    threshold = gc.get_threshold()
+def thawed() -> Iterator[None]:
+    """This test process must not keep the heap frozen for the tests after it."""
     try:
         yield
     finally:
-        gc.set_threshold(*threshold)
         gc.unfreeze()
 
 
 async def test_what_the_bot_builds_is_set_aside_and_what_it_plays_is_not(
-    fake: FakeTelegram, tmp_path: Path, gc_restored: None
+    fake: FakeTelegram, tmp_path: Path, thawed: None
 ) -> None:
     calls: list[int] = []
 
@@ -68,9 +65,7 @@ async def test_what_the_bot_builds_is_set_aside_and_what_it_plays_is_not(
         await bot.stop()
 
 
-def test_python_m_bot_sets_its_heap_aside_twice_and_collects_young_less_often(
-    tmp_path: Path,
-) -> None:
+def test_python_m_bot_sets_its_heap_aside_twice(tmp_path: Path) -> None:
     """``main``: the imports set aside at once, what the bot builds by App.run.
     In a process of its own: main() freezes and sets the whole interpreter."""
     script = """
@@ -88,9 +83,8 @@ class Built:
         given.append(built is set_aside)
 
 entry.App = Built
-gc.set_threshold(700, 10, 10)
 rc = entry.main()
-print(json.dumps([rc, given, gc.get_threshold(), gc.get_freeze_count() > 0]))
+print(json.dumps([rc, given, gc.get_freeze_count() > 0]))
 """
     env = {**os.environ, "BOT_TOKEN": "42:TEST"}
     done = subprocess.run(
@@ -103,12 +97,4 @@ print(json.dumps([rc, given, gc.get_threshold(), gc.get_freeze_count() > 0]))
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout.splitlines()[-1]) == [0, [True], [YOUNG, 10, 10], True]
-
-
-def test_collecting_young_less_often_keeps_the_older_generations_thresholds(
-    gc_restored: None,
-) -> None:
-    gc.set_threshold(700, 12, 13)
-    collect_young_less_often()
-    assert gc.get_threshold() == (YOUNG, 12, 13)
+    assert json.loads(done.stdout.splitlines()[-1]) == [0, [True], True]
