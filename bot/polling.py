@@ -53,9 +53,8 @@ PRUNE_EVERY = 60.0
 async def prune_inbox(db: Database) -> int:
     """Every handled update past :data:`inbox.KEEP_DONE` forgotten, a chunk
     per transaction (:data:`inbox.PRUNE_CHUNK`); how many."""
-    removed = 0
+    removed, chunk = 0, inbox.PRUNE_CHUNK
     while True:
-        chunk = inbox.PRUNE_CHUNK
         n = await db.run_tx(inbox.prune, None, chunk)
         removed += n
         if n < chunk:
