@@ -177,7 +177,11 @@ class App:
         self.webapp = (
             TableApp(s, self.registry, self.play, texts, self.clock) if s.webapp_url else None
         )
-        dp = Dispatcher()
+        # No handler keeps a conversation state (a game's state is in the
+        # database), and aiogram's FSM would keep an in-memory record for
+        # every (chat, person) it ever saw, never dropped, not even when the
+        # person asks to be forgotten.
+        dp = Dispatcher(disable_fsm=True)
         dp.include_routers(*routers())
         self.in_flight = InFlight()
         dp.update.outer_middleware(self.in_flight)  # first: it sees every update whole

@@ -52,6 +52,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.storage.migrations import apply_migrations
 from bot.storage.process_lock import ProcessLock, database_file
 from bot.storage.threads import Worker, connector
 
@@ -356,8 +357,6 @@ class Database:
             for pragma in per_connection:
                 await writer.run(_execute, pragma)
             if migrate:
-                from bot.storage.migrations import apply_migrations
-
                 await apply_migrations(db)
             if file is not None:
                 reader = await Worker.start("sqlite-reader", connect)

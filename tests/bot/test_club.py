@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from aiogram.fsm.storage.memory import MemoryStorage
 from fake_telegram import FakeMessage, FakeTelegram
 from harness import InProcessBot, Table, play_moves
 
@@ -229,3 +230,8 @@ async def test_forget_me_leaves_no_personal_data(
         assert con.execute("SELECT COUNT(*) FROM results WHERE user_id=822").fetchone()[0] == 1
     finally:
         con.close()
+    # Nor does the bot's memory: aiogram's FSM would keep a record per
+    # (chat, person) it ever saw (the bot keeps no conversation state).
+    storage = clocked_bot.app.dp.fsm.storage
+    assert isinstance(storage, MemoryStorage)
+    assert not [key for key in storage.storage if uid in (key.user_id, key.chat_id)]
