@@ -1,5 +1,6 @@
 """SQLite for the whole bot: one writing connection and one reading connection,
-each on a thread of its own, with serialised transactions and group commit.
+each on a thread of its own, with serialised transactions and group commit;
+a third copies the WAL into the database file (``checkpoints.py``).
 
 Durability: the database runs in WAL mode with ``synchronous=NORMAL``. A
 ``COMMIT`` then returns only after the transaction has been written into the
@@ -52,6 +53,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.storage.checkpoints import Checkpoints
 from bot.storage.migrations import apply_migrations
 from bot.storage.process_lock import ProcessLock, database_file
 from bot.storage.threads import Worker, connector
@@ -318,6 +320,9 @@ class Database:
         self._batch_done: asyncio.Future[None] | None = None
         self._inflight_done: asyncio.Future[None] | None = None
         self._flusher: asyncio.Task[None] | None = None
+        # A file's WAL is copied into it off the writer's thread (checkpoints.py).
+        self.checkpoints: Checkpoints | None = None
+        self._checkpointing: asyncio.Task[None] | None = None
         self._closed = False
 
     @classmethod
@@ -329,6 +334,7 @@ class Database:
         lock_wait: float = 30.0,
         synchronous: str = "NORMAL",
         migrate: bool = True,
+        checkpoint_every: float = 0.5,
     ) -> Database:
         """Lock (:class:`DatabaseInUseError` if another process has it), open
         (creating if needed) the database file, set pragmas and apply migrations."""
@@ -368,6 +374,15 @@ class Database:
                 ):
                     await reader.run(_execute, pragma)
                 db._reader = reader
+                checkpointer = await Worker.start("sqlite-checkpointer", connect)
+                workers.append(checkpointer)
+                for pragma in (f"PRAGMA busy_timeout={int(busy_timeout_ms)}", *per_connection):
+                    await checkpointer.run(_execute, pragma)
+                await writer.run(_execute, "PRAGMA wal_autocheckpoint=0")
+                db.checkpoints = Checkpoints(
+                    checkpointer, db.between_writes, every=checkpoint_every
+                )
+                db._checkpointing = asyncio.create_task(db.checkpoints.run())
         except BaseException:
             for worker in workers:
                 worker.stop()
@@ -542,6 +557,13 @@ class Database:
         reader = self._reader
         return await self._retry_busy(lambda: reader.run(fn, *args))
 
+    async def between_writes(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(the writing connection)`` with no transaction open on it: after
+        the trips already sent and before any other (checkpoints.py copies the
+        WAL's last pages so, where no write can come in between)."""
+        async with self._locked():
+            return await self._writer.run(fn)
+
     async def _writes_settled(self) -> None:
         """Wait for the transactions that were committing when this read was
         asked for: a read sees whatever was written before it. (A transaction
@@ -564,6 +586,10 @@ class Database:
         flusher = self._flusher
         if flusher is not None and not flusher.done():
             await asyncio.wait([flusher])
+        checkpointing = self._checkpointing
+        if checkpointing is not None and not checkpointing.done():
+            checkpointing.cancel()
+            await asyncio.wait([checkpointing])
         async with self._locked():
             if self._closed:
                 return
@@ -576,10 +602,14 @@ class Database:
                 await self._writer.close()
                 if self._reader is not None:
                     await self._reader.close()
+                if self.checkpoints is not None:
+                    await self.checkpoints.close()
             finally:
                 self._writer.stop()
                 if self._reader is not None:
                     self._reader.stop()
+                if self.checkpoints is not None:
+                    self.checkpoints.stop()
                 if self._process_lock is not None:
                     self._process_lock.release()
 
