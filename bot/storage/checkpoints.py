@@ -49,7 +49,7 @@ def checkpoint(raw: sqlite3.Connection) -> Pass:
 
 
 class Checkpoints:
-    """The checkpointing connection's loop; see the module's docstring."""
+    """The checkpointing connection and its loop; see the module's docstring."""
 
     def __init__(
         self,
@@ -63,6 +63,7 @@ class Checkpoints:
         self._between_writes = between_writes
         self.every = every
         self.restart_pages = restart_pages
+        self._loop: asyncio.Task[None] | None = None
 
     async def once(self) -> Pass:
         """A pass beside the writer, then the rest between its transactions if
@@ -72,8 +73,12 @@ class Checkpoints:
             done = await self._between_writes(checkpoint)
         return done
 
-    async def run(self) -> None:
-        """Until cancelled; a failed pass is logged and the next one tries again."""
+    def start(self) -> None:
+        """The loop, on the running event loop, until :meth:`close`."""
+        self._loop = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        """A failed pass is logged and the next one tries again."""
         while True:
             await asyncio.sleep(self.every)
             try:
@@ -83,7 +88,12 @@ class Checkpoints:
                 log.warning("WAL checkpoint failed: %s", exc)
 
     async def close(self) -> None:
-        await self._worker.close()
-
-    def stop(self) -> None:
-        self._worker.stop()
+        """End the loop, then the connection and its thread (once; again: nothing)."""
+        loop, self._loop = self._loop, None
+        if loop is None:
+            return
+        loop.cancel()
+        try:
+            await asyncio.wait([loop])
+        finally:
+            await self._worker.close()

@@ -322,7 +322,6 @@ class Database:
         self._flusher: asyncio.Task[None] | None = None
         # A file's WAL is copied into it off the writer's thread (checkpoints.py).
         self.checkpoints: Checkpoints | None = None
-        self._checkpointing: asyncio.Task[None] | None = None
         self._closed = False
 
     @classmethod
@@ -382,7 +381,7 @@ class Database:
                 db.checkpoints = Checkpoints(
                     checkpointer, db.between_writes, every=checkpoint_every
                 )
-                db._checkpointing = asyncio.create_task(db.checkpoints.run())
+                db.checkpoints.start()
         except BaseException:
             for worker in workers:
                 worker.stop()
@@ -586,10 +585,8 @@ class Database:
         flusher = self._flusher
         if flusher is not None and not flusher.done():
             await asyncio.wait([flusher])
-        checkpointing = self._checkpointing
-        if checkpointing is not None and not checkpointing.done():
-            checkpointing.cancel()
-            await asyncio.wait([checkpointing])
+        if self.checkpoints is not None:
+            await self.checkpoints.close()
         async with self._locked():
             if self._closed:
                 return
@@ -602,14 +599,10 @@ class Database:
                 await self._writer.close()
                 if self._reader is not None:
                     await self._reader.close()
-                if self.checkpoints is not None:
-                    await self.checkpoints.close()
             finally:
                 self._writer.stop()
                 if self._reader is not None:
                     self._reader.stop()
-                if self.checkpoints is not None:
-                    self.checkpoints.stop()
                 if self._process_lock is not None:
                     self._process_lock.release()
 
