@@ -14,7 +14,9 @@ they stand for phones, not for Telegram, so reading 468 streams must not
 share a loop with the fake Bot API, whose answers are in every latency
 measured. (In one process with it, the events' delivery lag p99 was 57–65 ms,
 mostly waiting for that loop; here it is 4–7 ms.) ``--app-control`` points
-the same streams at a stand-in server in this process instead of the bot.
+the same streams at a stand-in server in this process instead of the bot;
+``load.py --app-baseline stand-in`` moves them there and back between
+phases, so the phones' own work is the same in both kinds.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import sys
 import time
 from collections import Counter
@@ -39,9 +42,10 @@ HERE = Path(__file__).resolve().parent
 
 # ``--app-control``: the stand-in server's one path. Each stream gets an event
 # of the bot's usual size every STAND_IN_EVERY seconds (staggered), so the
-# streams process reads about what it reads from the bot (~250 events/s).
+# streams process reads about what it reads from the bot: 468 streams, ~223
+# events/s (the bot's: 217–219/s, 1,870 bytes each, in 600 s windows).
 STAND_IN_PATH = "/stand-in/events"
-STAND_IN_EVERY = 1.9
+STAND_IN_EVERY = 2.1
 STAND_IN_EVENT = 1800
 
 
@@ -66,9 +70,12 @@ class AppClients:
     """The load's side: finds each person's app link and has the streams
     process open it; collects that process's figures at the end."""
 
-    def __init__(self, fake: FakeTelegram, *, control: bool = False, nice: str = "") -> None:
+    def __init__(
+        self, fake: FakeTelegram, *, control: bool = False, stand_in: bool = False, nice: str = ""
+    ) -> None:
         self.fake = fake
         self.control = control
+        self.stand_in = stand_in or control  # the streams process serves one
         self.nice = nice
         self.port = free_port()
         self.streams = 0  # open now, as last reported
@@ -96,7 +103,7 @@ class AppClients:
         self._proc = await asyncio.create_subprocess_exec(
             sys.executable,
             str(HERE / "app_clients.py"),
-            *(["--control"] if self.control else []),
+            *(["--control"] if self.control else ["--stand-in"] if self.stand_in else []),
             # Always given: this process may run at another niceness (--own-nice).
             "--nice",
             self.nice or "0",
@@ -150,6 +157,11 @@ class AppClients:
     def reopen_all(self) -> None:
         """Every page opened again, as at the start."""
         self._send({"reopen": True})
+
+    def to_stand_in(self) -> None:
+        """Every stream moved to the stand-in server (``--app-baseline
+        stand-in``): the phones read as much as before, the bot serves none."""
+        self._send({"stand_in": True})
 
     def start_measuring(self) -> None:
         self._send({"measure": True})
@@ -283,13 +295,13 @@ async def stand_in() -> tuple[web.AppRunner, str]:
     """The control's server: in this process, so the bot serves no stream;
     it sends events of the bot's size and rate, stamped like the bot's."""
     filler = "x" * STAND_IN_EVENT
-    started = time.monotonic()
 
     async def events(request: web.Request) -> web.StreamResponse:
         r = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await r.prepare(request)
-        # Staggered: the streams do not all get theirs at the same moment.
-        await asyncio.sleep((time.monotonic() - started) % STAND_IN_EVERY)
+        # Staggered: the streams do not all get theirs at the same moment,
+        # not even when all of them (re)connect at once.
+        await asyncio.sleep(random.uniform(0, STAND_IN_EVERY))
         with contextlib.suppress(ConnectionError):  # the reader went (the run ends)
             while True:
                 data = json.dumps({"now": time.time(), "fill": filler})
@@ -307,27 +319,39 @@ async def stand_in() -> tuple[web.AppRunner, str]:
     return runner, f"http://{host}:{port}{STAND_IN_PATH}"
 
 
-async def serve(control: bool) -> None:
+async def serve(control: bool, serve_stand_in: bool) -> None:
     """Commands from stdin, one JSON object a line: watch, measure, close,
-    reopen, stop."""
+    reopen, stand_in, stop. With ``control`` every stream reads the stand-in;
+    with ``serve_stand_in`` they read the bot until told ``stand_in``."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     streams = Streams()
-    runner, target = await stand_in() if control else (None, None)
+    runner, target = await stand_in() if control or serve_stand_in else (None, None)
+
+    async def close() -> None:
+        for task in streams.tasks:
+            task.cancel()
+        await asyncio.gather(*streams.tasks, return_exceptions=True)
+        streams.tasks = []
+
     try:
         async for line in reader:
             cmd = json.loads(line)
             if "watch" in cmd:
-                streams.targets.append((target or cmd["watch"], cmd["auth"]))
+                streams.targets.append(((target if control else None) or cmd["watch"], cmd["auth"]))
                 streams.tasks.append(asyncio.create_task(streams.watch(*streams.targets[-1])))
             elif "close" in cmd:
-                for task in streams.tasks:
-                    task.cancel()
-                await asyncio.gather(*streams.tasks, return_exceptions=True)
-                streams.tasks = []
+                await close()
             elif "reopen" in cmd:
+                await close()
                 streams.tasks = [asyncio.create_task(streams.watch(*t)) for t in streams.targets]
+            elif "stand_in" in cmd:
+                assert target is not None, "started without --stand-in"
+                await close()
+                streams.tasks = [
+                    asyncio.create_task(streams.watch(target, auth)) for _, auth in streams.targets
+                ]
             elif "measure" in cmd:
                 streams.measure(bool(cmd["measure"]), keep=bool(cmd.get("keep")))
             elif "stop" in cmd:
@@ -354,4 +378,4 @@ if __name__ == "__main__":
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
         else:  # absolute: load.py may run at another niceness (--own-nice)
             os.setpriority(os.PRIO_PROCESS, 0, int(nice))
-    asyncio.run(serve("--control" in sys.argv[1:]))
+    asyncio.run(serve("--control" in sys.argv[1:], "--stand-in" in sys.argv[1:]))

@@ -64,7 +64,12 @@ steady state has). Printed: moves/s, the bot's and the streams process's
 CPU per move, p50 and p99 of the presses made within the phases, open
 against closed; and p50 / p99 of the phases right after a change against
 those after a phase of the same kind (a tail of the change would show
-there). Both kinds have the app configured (the
+there). ``--app-baseline stand-in`` keeps the phones reading in the
+closed phases too, from the stand-in server of ``--app-control`` (events of
+the bot's size at its rate, in the phones' own process): the two kinds then
+differ only in who serves the streams, which is what the app costs the bot,
+without the phones' own work on this machine's two cores (on their own
+hardware they would take nothing from it). Both kinds have the app configured (the
 «🃏 Стол» button in every hand); what that alone costs is a comparison of
 whole runs (``bench/ab.py --b=--app-configured``). ``--app-aa`` keeps every
 page open in all the phases: an A/A run, whose "open against closed" is the
@@ -343,16 +348,22 @@ async def run_phases(
     n = max(2, round(args.seconds / args.app_phases))
     kinds = phase_kinds(n, random.Random(args.seed))
     measured = args.app_phases - args.app_settle
-    app.pause_measuring()  # the events count within the measured phases only
+    # The events count within the measured phases whose pages read the bot.
+    app.pause_measuring()
+    now = "open"  # every page was opened before the window
     for i in range(n):
         kind = kinds[i]
-        if i > 0 and kind != phases[-1].kind and not args.app_aa:
+        if kind != now and not args.app_aa:
+            now = kind
             if kind == "open":
                 app.reopen_all()
+            elif args.app_baseline == "stand-in":
+                app.to_stand_in()
             else:
                 app.close_all()
         await asyncio.sleep(args.app_settle)
-        if kind == "open" and app.streams < app.watching:
+        reading = kind == "open" or args.app_baseline == "stand-in"
+        if reading and app.streams < app.watching:
             await app.ready(30)  # not counted: the window waits for the pages
         gc.freeze()
         moves0, cpu0 = count_actions(db), cpu_seconds(pid)
@@ -360,7 +371,8 @@ async def run_phases(
         wait0, own_wait0 = waited(pid), waited("self")
         t0 = time.perf_counter()
         load.phase = i
-        app.resume_measuring()
+        if kind == "open" or args.app_aa:
+            app.resume_measuring()
         end = t0 + measured
         while (left := end - time.perf_counter()) > 0:
             await asyncio.sleep(min(5.0, left))
@@ -686,7 +698,12 @@ async def run(args: argparse.Namespace) -> None:
         load.hook()
         # --app: the Mini App's streams; --app-control: the same streams elsewhere.
         app = (
-            AppClients(fake, control=args.app_control, nice=args.app_nice)
+            AppClients(
+                fake,
+                control=args.app_control,
+                stand_in=args.app_baseline == "stand-in",
+                nice=args.app_nice,
+            )
             if args.app or args.app_control
             else None
         )
@@ -877,8 +894,9 @@ async def run(args: argparse.Namespace) -> None:
     )
     print(f"answers: {dict(load.answers.most_common(6))}")
     if app is not None:
-        # With --app-phases the events flow in the open phases only.
-        print(app.summary(sum(p.seconds for p in phases if p.kind == "open") or elapsed))
+        # With --app-phases the events count in the phases reading the bot only.
+        reading = [p for p in phases if p.kind == "open" or args.app_aa]
+        print(app.summary(sum(p.seconds for p in reading) or elapsed))
     if phases:
         print("\n".join(phases_report(phases, load.by_phase, args.app_aa)))
     if stored:
@@ -982,6 +1000,14 @@ def main() -> None:
         default=0.0,
         help="with --app: the window in phases of this many seconds, every page open in half"
         " of them and closed in the rest (pairs in random order), compared in one run",
+    )
+    p.add_argument(
+        "--app-baseline",
+        choices=("none", "stand-in"),
+        default="none",
+        help="with --app-phases: what the phones do in the phases named closed: read nothing"
+        " (none), or read the same streams from a stand-in server in their own process"
+        " (stand-in), so that only the bot's serving differs between the kinds",
     )
     p.add_argument(
         "--app-aa",

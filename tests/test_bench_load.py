@@ -1,15 +1,27 @@
 """bench/load.py's own parts that the figures rest on: the per-phase
-report and ``--own-nice`` (made-up phases, a child process)."""
+report, ``--own-nice`` (made-up phases, a child process), the phases' switches
+and the phones' move to the stand-in server (``--app-baseline stand-in``)."""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import gc
+import json
+import os
+import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
+
+from aiohttp import web
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 sys.path.insert(0, str(BENCH))
 
+import app_clients  # noqa: E402
 import load  # noqa: E402
 
 
@@ -46,3 +58,141 @@ def test_own_nice_reaches_every_thread_and_those_started_later() -> None:
     done = subprocess.run([sys.executable, "-c", CHILD, str(BENCH)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["[7]", "2", "[7]"]
+
+
+class Pages:
+    """Stands for ``AppClients`` in ``run_phases``: what it was told, in order."""
+
+    def __init__(self) -> None:
+        self.told: list[str] = []
+        self.streams = self.watching = 0
+
+    def __getattr__(self, name: str) -> Callable[[], None]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return lambda: self.told.append(name)
+
+    async def ready(self, timeout: float) -> None:
+        self.told.append("ready")
+
+
+def phases_told(tmp_path: Path, seed: int, baseline: str) -> tuple[list[str], list[str]]:
+    """The kinds of a run of four short phases and what the pages were told."""
+    db = tmp_path / "spades.db"
+    with sqlite3.connect(db) as con:
+        con.execute("CREATE TABLE IF NOT EXISTS actions (id INTEGER PRIMARY KEY)")
+    con.close()
+    args = argparse.Namespace(
+        seconds=0.2,
+        app_phases=0.05,
+        app_settle=0.0,
+        app_aa=False,
+        app_baseline=baseline,
+        seed=seed,
+    )
+    pages = Pages()
+    phases = asyncio.run(
+        load.run_phases(
+            args,
+            SimpleNamespace(phase=None),
+            pages,
+            db,
+            os.getpid(),
+            [],  # type: ignore[arg-type]
+        )
+    )
+    gc.unfreeze()  # run_phases froze this process's heap
+    switches = [t for t in pages.told if not t.endswith("_measuring")]
+    return [p.kind for p in phases], switches
+
+
+def test_a_first_phase_drawn_closed_closes_the_pages_opened_before_it(tmp_path: Path) -> None:
+    kinds, told = phases_told(tmp_path, 5, "none")
+    assert kinds == ["closed", "open", "open", "closed"]
+    assert told == ["close_all", "reopen_all", "close_all"]
+
+
+def test_the_stand_in_baseline_moves_the_streams_instead_of_closing_them(tmp_path: Path) -> None:
+    kinds, told = phases_told(tmp_path, 7, "stand-in")
+    assert kinds == ["closed", "open", "closed", "open"]
+    assert told == ["to_stand_in", "reopen_all", "to_stand_in", "reopen_all"]
+    assert "close_all" not in told
+
+
+class Bot:
+    """Stands for the bot's event streams: who opened one, how many ended."""
+
+    def __init__(self) -> None:
+        self.opened: list[str] = []
+        self.ended = 0
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        self.opened.append(request.headers["Authorization"])
+        r = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await r.prepare(request)
+        try:
+            while True:  # a comment line now and then: a gone reader fails the write
+                await r.write(b": ping\n\n")
+                await asyncio.sleep(0.05)
+        except ConnectionError:
+            self.ended += 1
+        return r
+
+
+async def streams_move_between_the_bot_and_the_stand_in() -> tuple[list[str], int]:
+    bot = Bot()
+    app = web.Application()
+    app.router.add_get("/events", bot.events)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(BENCH / "app_clients.py"),
+        "--stand-in",
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def tell(cmd: dict[str, object]) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps(cmd).encode() + b"\n")
+
+    async def until(what: Callable[[], bool]) -> None:
+        async with asyncio.timeout(20):
+            while not what():
+                await asyncio.sleep(0.02)
+
+    url = f"http://127.0.0.1:{port}/events"
+    try:
+        tell({"watch": url, "auth": "tma one"})
+        tell({"watch": url, "auth": "tma two"})
+        await until(lambda: len(bot.opened) == 2)
+        tell({"stand_in": True})  # both end at the bot, both read the stand-in
+        await until(lambda: bot.ended == 2)
+        tell({"measure": True})
+        await asyncio.sleep(3 * app_clients.STAND_IN_EVERY)
+        tell({"reopen": True})  # back to the bot, off the stand-in
+        await until(lambda: len(bot.opened) == 4)
+        tell({"stop": True})
+        report = json.loads((await proc.stdout.readline()).decode())
+        while "open" in report:
+            report = json.loads((await proc.stdout.readline()).decode())
+        proc.stdin.close()
+        await proc.wait()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        await runner.cleanup()
+    assert report["events"] >= 2  # the stand-in's, while the bot served none
+    return bot.opened, bot.ended
+
+
+def test_the_phones_read_the_stand_in_then_the_bot_again() -> None:
+    opened, ended = asyncio.run(streams_move_between_the_bot_and_the_stand_in())
+    assert sorted(opened) == ["tma one", "tma one", "tma two", "tma two"]
+    assert ended >= 2
