@@ -10,7 +10,6 @@ long slice is in :func:`bot.webapp.streams.yield_to_the_bot`.
 from __future__ import annotations
 
 import ctypes
-import os
 import platform
 import struct
 from pathlib import Path
@@ -48,7 +47,3 @@ def slice_of(pid: int) -> int | None:
         if name.strip() == "se.slice":
             return int(value.strip())
     return None
-
-
-def own_slice() -> int | None:
-    return slice_of(os.getpid())
