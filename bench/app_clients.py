@@ -75,7 +75,7 @@ class AppClients:
     ) -> None:
         self.fake = fake
         self.control = control
-        self.stand_in = stand_in or control  # the streams process serves one
+        self.stand_in = stand_in  # the streams process serves one (as with control)
         self.nice = nice
         self.port = free_port()
         self.streams = 0  # open now, as last reported
@@ -335,23 +335,26 @@ async def serve(control: bool, serve_stand_in: bool) -> None:
         await asyncio.gather(*streams.tasks, return_exceptions=True)
         streams.tasks = []
 
+    async def reopen(to: str | None = None) -> None:
+        """Every stream closed and opened again: to its own page, or ``to``."""
+        await close()
+        streams.tasks = [
+            asyncio.create_task(streams.watch(to or url, auth)) for url, auth in streams.targets
+        ]
+
     try:
         async for line in reader:
             cmd = json.loads(line)
             if "watch" in cmd:
-                streams.targets.append(((target if control else None) or cmd["watch"], cmd["auth"]))
+                streams.targets.append((target if control else cmd["watch"], cmd["auth"]))
                 streams.tasks.append(asyncio.create_task(streams.watch(*streams.targets[-1])))
             elif "close" in cmd:
                 await close()
             elif "reopen" in cmd:
-                await close()
-                streams.tasks = [asyncio.create_task(streams.watch(*t)) for t in streams.targets]
+                await reopen()
             elif "stand_in" in cmd:
                 assert target is not None, "started without --stand-in"
-                await close()
-                streams.tasks = [
-                    asyncio.create_task(streams.watch(target, auth)) for _, auth in streams.targets
-                ]
+                await reopen(target)
             elif "measure" in cmd:
                 streams.measure(bool(cmd["measure"]), keep=bool(cmd.get("keep")))
             elif "stop" in cmd:

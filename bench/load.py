@@ -321,6 +321,11 @@ def streams_cpu(pid: int) -> float:
     return sum(t for k, t in children_cpu(pid).items() if is_streams(k))
 
 
+def reads_the_bot(kind: str, args: argparse.Namespace) -> bool:
+    """Whether the pages read the bot's streams in a phase of ``kind``."""
+    return kind == "open" or args.app_aa
+
+
 def of_kind(phases: list[Phase], kind: str) -> list[int]:
     return [i for i, p in enumerate(phases) if p.kind == kind]
 
@@ -350,11 +355,11 @@ async def run_phases(
     measured = args.app_phases - args.app_settle
     # The events count within the measured phases whose pages read the bot.
     app.pause_measuring()
-    now = "open"  # every page was opened before the window
+    pages = "open"  # every page was opened before the window
     for i in range(n):
         kind = kinds[i]
-        if kind != now and not args.app_aa:
-            now = kind
+        if kind != pages and not args.app_aa:
+            pages = kind
             if kind == "open":
                 app.reopen_all()
             elif args.app_baseline == "stand-in":
@@ -362,8 +367,8 @@ async def run_phases(
             else:
                 app.close_all()
         await asyncio.sleep(args.app_settle)
-        reading = kind == "open" or args.app_baseline == "stand-in"
-        if reading and app.streams < app.watching:
+        streaming = kind == "open" or args.app_baseline == "stand-in"
+        if streaming and app.streams < app.watching:
             await app.ready(30)  # not counted: the window waits for the pages
         gc.freeze()
         moves0, cpu0 = count_actions(db), cpu_seconds(pid)
@@ -371,7 +376,7 @@ async def run_phases(
         wait0, own_wait0 = waited(pid), waited("self")
         t0 = time.perf_counter()
         load.phase = i
-        if kind == "open" or args.app_aa:
+        if reads_the_bot(kind, args):
             app.resume_measuring()
         end = t0 + measured
         while (left := end - time.perf_counter()) > 0:
@@ -387,8 +392,16 @@ async def run_phases(
     return phases
 
 
+# What the pages do in the phases named closed, as the report's first line says.
+PAGES_IN_CLOSED = {
+    "none": "the pages open in those only",
+    "stand-in": "the pages read a stand-in server in the others",
+    "aa": "every page open in all: an A/A run",
+}
+
+
 def phases_report(
-    phases: list[Phase], by_phase: dict[int, list[float]], aa: bool = False
+    phases: list[Phase], by_phase: dict[int, list[float]], aa: bool = False, baseline: str = "none"
 ) -> list[str]:
     """Open against closed, in one run: moves/s, CPU per move, and p50 and
     p99 of the presses made within the measured phases, pooled by kind; and
@@ -414,7 +427,7 @@ def phases_report(
     counts = {k: len(pooled(phases, by_phase, k)) for k in PHASES}
     lines = [
         f"app phases: {len(phases)} ({n_open} named open, the others closed;"
-        f" {'every page open in all: an A/A run' if aa else 'the pages open in those only'}),"
+        f" {PAGES_IN_CLOSED['aa' if aa else baseline]}),"
         f" {phases[0].seconds:.1f} s measured each;"
         f" presses: open {counts['open']}, closed {counts['closed']}"
     ]
@@ -895,10 +908,10 @@ async def run(args: argparse.Namespace) -> None:
     print(f"answers: {dict(load.answers.most_common(6))}")
     if app is not None:
         # With --app-phases the events count in the phases reading the bot only.
-        reading = [p for p in phases if p.kind == "open" or args.app_aa]
+        reading = [p for p in phases if reads_the_bot(p.kind, args)]
         print(app.summary(sum(p.seconds for p in reading) or elapsed))
     if phases:
-        print("\n".join(phases_report(phases, load.by_phase, args.app_aa)))
+        print("\n".join(phases_report(phases, load.by_phase, args.app_aa, args.app_baseline)))
     if stored:
         print_storage(stored, moves, hour_window() if args.hour_equivalent else None)
     for line in (tmp / "bot.log").read_text(errors="replace").splitlines():

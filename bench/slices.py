@@ -33,6 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from app_clients import percentile  # noqa: E402
+
 from bot.webapp.slices import set_slice, slice_of  # noqa: E402
 
 KINDS = ("none", "batch", "long", "idle")
@@ -71,11 +73,11 @@ def probe(seconds: float) -> list[float]:
         time.sleep(0.001)
         late.append(time.perf_counter() - t - 0.001)
         work(0.0005)
-    return sorted(late)
+    return late
 
 
-def q(values: list[float], p: float) -> float:
-    return values[min(len(values) - 1, int(p * len(values)))] * 1000
+def ms(values: list[float], q: float) -> float:
+    return percentile(values, q) * 1000
 
 
 def lateness(kind: str, seconds: float) -> str:
@@ -89,8 +91,8 @@ def lateness(kind: str, seconds: float) -> str:
     if proc is not None:
         proc.join()
     return (
-        f"{kind:>5}: the probe woke late by p50 {q(late, 0.5):.3f}, p99 {q(late, 0.99):.3f},"
-        f" p99.9 {q(late, 0.999):.3f} ms ({len(late)} wake-ups)"
+        f"{kind:>5}: the probe woke late by p50 {ms(late, 0.5):.3f}, p99 {ms(late, 0.99):.3f},"
+        f" p99.9 {ms(late, 0.999):.3f} ms ({len(late)} wake-ups)"
     )
 
 
