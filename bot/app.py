@@ -38,6 +38,7 @@ from aiohttp import web
 from bot.clock import Clock, SystemClock
 from bot.config import Settings, webhook_secret
 from bot.handlers import routers
+from bot.handlers.common import is_admin
 from bot.i18n import SUPPORTED, Texts, UserLocaleManager, make_core
 from bot.middlewares import InFlight, OwnButtons, Throttle
 from bot.outbox import Outbox
@@ -150,11 +151,17 @@ class App:
             on_forbidden=lambda chat, why, at: self.play.on_forbidden(chat, why, at),
             on_migrated=lambda old, new: self.tables.after_migration(old, new),
             request_timeout=30,
+            on_topic_gone=lambda chat, thread, deleted: self.tables.topic_gone(
+                chat, thread, deleted
+            ),
         )
         ctx = Ctx(self.db, texts, self.outbox, s, me.username or "", self.clock)
         self.registry = Registry(ctx)
         self.play = PlayService(self.registry, self._chooser)
-        self.tables = TableService(self.registry, self.play)
+        bot = self.bot
+        self.tables = TableService(
+            self.registry, self.play, lambda chat, user: is_admin(bot, chat, user)
+        )
         self.lookups = LookupService(self.registry)
         self.teach = TeachService(self.registry, self.play)
         self.charts = ChartService(self.registry)

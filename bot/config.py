@@ -43,10 +43,6 @@ class Settings(BaseSettings):
     # Processes the computer player thinks in, so a search never holds up the
     # bot's event loop; 0: a thread of the bot's own process.
     ai_workers: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1), ge=0)
-    # Milliseconds the event loop's thread may hold the interpreter while the
-    # database thread waits for it (Python's switch interval, 5 by default):
-    # see bot/__main__.py.
-    switch_interval_ms: float = Field(default=1.0, gt=0, le=100)
     # Telegram's limits; a value <= 0 disables that limit (tests do so).
     group_messages_per_minute: int = 20
     private_messages_per_second: float = 1.0
@@ -59,8 +55,9 @@ class Settings(BaseSettings):
     # message that notifies (edits never do); deleted when they move. 0: off.
     turn_ping_after: float = Field(default=8.0, ge=0)
     # Commands: at most COMMAND_LIMIT per COMMAND_WINDOW seconds per user (0:
-    # no limit); each answer is a message, and a group gets ~20 a minute.
-    command_limit: int = Field(default=4, ge=0)
+    # no limit): enough for a quick check of the game (ten lookups in a row),
+    # few enough that one person cannot spend the group's ~20 messages a minute.
+    command_limit: int = Field(default=12, ge=0)
     command_window: float = Field(default=20.0, gt=0)
     # Webhook mode: Telegram POSTs updates to this public URL (its path is
     # served); unset: long polling. The bot listens on WEBHOOK_LISTEN:WEBHOOK_PORT

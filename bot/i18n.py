@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -82,8 +83,21 @@ class Texts:
 
 
 def esc(text: str | None) -> str:
-    """Escape a user-supplied string for HTML messages (names, titles)."""
-    return html.escape(text or "", quote=False)
+    """Escape a user-supplied string for HTML messages (names, titles).
+
+    A string with right-to-left letters is wrapped in Unicode's first-strong
+    isolate marks, so a Hebrew or Arabic name never reorders the Russian line
+    around it (the colons, numbers and arrows after it)."""
+    escaped = html.escape(text or "", quote=False)
+    return f"\u2068{escaped}\u2069" if has_rtl(escaped) else escaped
+
+
+_RTL_CLASSES = frozenset({"R", "AL"})
+
+
+def has_rtl(text: str) -> bool:
+    """Whether any letter of ``text`` is written right to left."""
+    return any(unicodedata.bidirectional(ch) in _RTL_CLASSES for ch in text)
 
 
 POPUP_LIMIT = 200

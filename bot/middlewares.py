@@ -95,8 +95,12 @@ class Throttle(BaseMiddleware):
         user = getattr(event, "from_user", None)
         if not isinstance(event, self.kind) or user is None:
             return await handler(event, data)
+        # Every anonymous admin (and every channel) writes as one shared bot
+        # account: they are counted by the group or channel they write as.
+        sender = event.sender_chat if isinstance(event, Message) else None
+        who = sender.id if sender is not None else user.id
         now = self.clock()
-        q = self._recent.setdefault(user.id, deque())
+        q = self._recent.setdefault(who, deque())
         while q and now - q[0] > self.window:
             q.popleft()
         if len(q) < self.limit:
@@ -112,9 +116,9 @@ class Throttle(BaseMiddleware):
             isinstance(event, Message)
             and self.replies is not None
             and text
-            and now - self._told.get(user.id, -math.inf) > self.window
+            and now - self._told.get(who, -math.inf) > self.window
         ):
-            self._told[user.id] = now
+            self._told[who] = now
             await answer(event, self.replies, text, passing=True)
         return None
 

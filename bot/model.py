@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, fields
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from typing import NamedTuple
 
 from engine import Game, Rules
@@ -23,6 +23,31 @@ class TableStatus(StrEnum):
     PLAYING = "playing"
     FINISHED = "finished"
     CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a group command was written: the chat, and its forum topic.
+
+    ``thread_id`` 0 is the group itself (no topics) or a forum's General;
+    ``topic`` is the topic's name when the message told it."""
+
+    chat_id: int
+    thread_id: int = 0
+    topic: str = ""
+
+
+#: ``tables.creator_id`` of a table opened by an anonymous admin or a channel.
+NO_CREATOR = 0
+
+
+class Pause(IntEnum):
+    """Why a running game waits (the ``tables.paused`` column)."""
+
+    NONE = 0
+    BOT_REMOVED = 1  # the group removed the bot
+    TOPIC_CLOSED = 2  # the table's forum topic was closed
+    TOPIC_DELETED = 3  # the table's forum topic was deleted
 
 
 class SeatResult(NamedTuple):
@@ -74,8 +99,8 @@ class LiveTable:
     timeouts: dict[int, int] = field(default_factory=dict)
     # When the player to move must have moved (None: nobody is waited for).
     due_at: float | None = None
-    # The group removed the bot: the game is kept and waits until it is back.
-    paused: bool = False
+    # Why the game waits (the bot removed, its topic closed): it is kept as it is.
+    paused: Pause = Pause.NONE
     # Authority of the seated people (gestures received), shown by their names.
     authority: dict[int, int] = field(default_factory=dict)
     # The seat whose "your turn" ping is out (deleted when that seat moves).
@@ -84,6 +109,8 @@ class LiveTable:
     # seat was shown in this game (the results show them).
     hints: bool = False
     hint_counts: dict[int, int] = field(default_factory=dict)
+    # The forum topic the table lives in; everything for it is sent there (0: none).
+    thread_id: int = 0
 
     @property
     def players(self) -> int:
@@ -130,6 +157,15 @@ class LiveTable:
 
 
 _FIELDS = tuple(f.name for f in fields(LiveTable))
+
+
+def paused_key(live: LiveTable) -> str:
+    """Why the table's game waits, as the locale key that says so."""
+    if live.paused == Pause.TOPIC_CLOSED:
+        return "err-paused-topic"
+    if live.paused == Pause.TOPIC_DELETED:
+        return "err-paused-topic-deleted"
+    return "err-paused"
 
 
 def preset_name(rules: Rules) -> str | None:

@@ -31,17 +31,22 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import (
     BotCommand,
     BotCommandScopeChat,
+    BufferedInputFile,
     CallbackQuery,
     ChatMemberAdministrator,
     ChatMemberBanned,
     ChatMemberLeft,
     ChatMemberMember,
     ChatMemberOwner,
+    ForumTopicClosed,
+    ForumTopicReopened,
     InaccessibleMessage,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     MenuButtonCommands,
     Message,
+    ReplyParameters,
+    Update,
 )
 from fake_telegram import FakeTelegram, FakeUser, parse_html
 from fake_telegram import errors as tg
@@ -669,3 +674,275 @@ async def test_flood_limits_enforced_and_reported(
     assert stats.by_chat_method[GROUP_ID]["sendMessage"] == 22
     assert stats.errors[("sendMessage", 429)] == 2
     assert len(fake.message_times(GROUP_ID)) == 21
+
+
+# ------------------------------------------------------------ forum topics
+
+FORUM_ID = -1005550001111
+# All the fake checks of an uploaded photo is its PNG/JPEG signature.
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(32)
+
+
+def forum(fake: FakeTelegram, *users: FakeUser) -> int:
+    """A forum whose first user is its creator; returns its id."""
+    fake.add_group(
+        FORUM_ID, "Пики: клуб", members=users, admins=users[:1], supergroup=True, forum=True
+    )
+    return FORUM_ID
+
+
+async def test_topic_messages_carry_the_thread_and_the_implicit_reply(
+    fake: FakeTelegram, bot: Bot, alice: FakeUser, bob: FakeUser
+) -> None:
+    with pytest.raises(ValueError, match="only a supergroup can be a forum"):
+        fake.add_group(GROUP_ID, "Пики", forum=True)
+    forum(fake, alice, bob)
+    thread = fake.create_topic(FORUM_ID, alice, "Стол 1")
+    assert fake.chat(FORUM_ID).topic(thread).name == "Стол 1"
+    in_topic = await fake.send_text(bob, FORUM_ID, "/echo в теме", thread=thread)
+    assert (in_topic["message_thread_id"], in_topic["is_topic_message"]) == (thread, True)
+    assert in_topic["reply_to_message"]["message_id"] == thread
+    general = await fake.send_text(bob, FORUM_ID, "/echo в общем")
+    assert not {"message_thread_id", "is_topic_message", "reply_to_message"} & general.keys()
+    # Replying to a message of a topic writes in that topic.
+    answer = await fake.send_text(alice, FORUM_ID, "/echo ответ", reply_to=in_topic["message_id"])
+    assert answer["message_thread_id"] == thread
+    assert answer["reply_to_message"]["message_id"] == in_topic["message_id"]
+    # Replies outside topics form reply threads: message_thread_id is the chain's
+    # root, without is_topic_message (sending to it answers "thread not found").
+    reply = await fake.send_text(alice, FORUM_ID, "/echo 1", reply_to=general["message_id"])
+    again = await fake.send_text(bob, FORUM_ID, "/echo 2", reply_to=reply["message_id"])
+    assert again["message_thread_id"] == general["message_id"] and "is_topic_message" not in again
+    with pytest.raises(AssertionError, match="not in topic"):
+        await fake.send_text(bob, FORUM_ID, "x", thread=thread, reply_to=general["message_id"])
+    with pytest.raises(AssertionError, match="no topic 999"):
+        await fake.send_text(bob, FORUM_ID, "x", thread=999)
+
+    created, *messages = [u.message for u in await bot.get_updates()]
+    assert created is not None and created.forum_topic_created is not None
+    assert created.forum_topic_created.name == "Стол 1" and created.chat.is_forum
+    assert (created.message_id, created.message_thread_id, created.is_topic_message) == (
+        thread,
+        thread,
+        True,
+    )
+    assert [(m.text, m.message_thread_id, m.is_topic_message) for m in messages if m] == [
+        ("/echo в теме", thread, True),
+        ("/echo в общем", None, None),
+        ("/echo ответ", thread, True),
+        ("/echo 1", general["message_id"], None),
+        ("/echo 2", general["message_id"], None),
+    ]
+    first = messages[0]
+    assert first is not None and first.reply_to_message is not None
+    assert first.reply_to_message.forum_topic_created is not None
+    texts = [
+        m.text for m in fake.chat_messages(FORUM_ID, include_user_messages=True, thread=thread)
+    ]
+    assert texts == ["", "/echo в теме", "/echo ответ"]
+
+
+async def test_bot_sends_into_topics_and_replies_find_their_topic(
+    fake: FakeTelegram, bot: Bot, alice: FakeUser, bob: FakeUser
+) -> None:
+    forum(fake, alice, bob)
+    thread = fake.create_topic(FORUM_ID, bob, "Стол 2")
+    other = fake.create_topic(FORUM_ID, bob, "Стол 3")
+    sent = await bot.send_message(FORUM_ID, "раздача", message_thread_id=thread)
+    assert (sent.message_thread_id, sent.is_topic_message) == (thread, True)
+    assert sent.reply_to_message is not None and sent.reply_to_message.message_id == thread
+    photo = await bot.send_photo(
+        FORUM_ID,
+        BufferedInputFile(PNG, "table.png"),
+        caption="стол",
+        message_thread_id=other,
+    )
+    assert photo.message_thread_id == other
+    assert fake.sent_texts(FORUM_ID, thread=thread) == ["раздача"]
+    assert [m.message_id for m in fake.chat_messages(FORUM_ID, thread=other)] == [photo.message_id]
+    assert fake.last_message(FORUM_ID, thread="general") is None
+    assert fake.message(FORUM_ID, sent.message_id).thread_id == thread
+
+    # No message_thread_id: the reply's topic, as Telegram infers it.
+    question = await fake.send_text(alice, FORUM_ID, "ход?", thread=other)
+    answer = await bot.send_message(
+        FORUM_ID, "ваш ход", reply_parameters=ReplyParameters(message_id=question["message_id"])
+    )
+    assert (answer.message_thread_id, answer.reply_to_message and answer.reply_to_message.text) == (
+        other,
+        "ход?",
+    )
+    in_general = await bot.send_message(FORUM_ID, "всем")
+    assert in_general.message_thread_id is None and in_general.reply_to_message is None
+    assert fake.last_message(FORUM_ID, thread="general") is not None
+
+    # General (1), unknown ids and reply-thread roots are no topics.
+    root = await fake.send_text(alice, FORUM_ID, "корень")
+    reply = await fake.send_text(bob, FORUM_ID, "ответ", reply_to=root["message_id"])
+    for bad in (1, 999, reply["message_thread_id"]):
+        with pytest.raises(TelegramBadRequest) as caught:
+            await bot.send_message(FORUM_ID, "куда?", message_thread_id=bad)
+        assert caught.value.message == tg.THREAD_NOT_FOUND
+    # Outside forums message_thread_id is ignored.
+    fake.add_group(GROUP_ID, "Пики", members=[alice], admins=[alice])
+    plain = await bot.send_message(GROUP_ID, "тут тем нет", message_thread_id=42)
+    assert plain.message_thread_id is None
+
+
+async def test_closed_and_deleted_topics(
+    fake: FakeTelegram, bot: Bot, alice: FakeUser, bob: FakeUser
+) -> None:
+    forum(fake, alice, bob)
+    thread = fake.create_topic(FORUM_ID, bob, "Стол 4")
+    board = await bot.send_message(FORUM_ID, "стол", message_thread_id=thread)
+    question = await fake.send_text(bob, FORUM_ID, "/echo", thread=thread)
+    closed = fake.close_topic(FORUM_ID, thread, by=alice)
+    assert closed["forum_topic_closed"] == {} and closed["message_thread_id"] == thread
+    assert fake.chat(FORUM_ID).topic(thread).closed
+    for params in (
+        {"message_thread_id": thread},
+        {"reply_parameters": ReplyParameters(message_id=question["message_id"])},
+    ):
+        with pytest.raises(TelegramBadRequest) as caught:
+            await bot.send_message(FORUM_ID, "нельзя", **params)  # type: ignore[arg-type]
+        assert caught.value.message == tg.TOPIC_CLOSED
+    # The bot may still edit its own messages there.
+    await bot.edit_message_text("стол закрыт", chat_id=FORUM_ID, message_id=board.message_id)
+    with pytest.raises(AssertionError, match="closed"):
+        await fake.send_text(bob, FORUM_ID, "пусти", thread=thread)
+    await fake.send_text(alice, FORUM_ID, "админам можно", thread=thread)
+    reopened = fake.reopen_topic(FORUM_ID, thread, by=bob)  # bob created it
+    assert "forum_topic_reopened" in reopened
+    await bot.send_message(FORUM_ID, "снова", message_thread_id=thread)
+
+    updates = await bot.get_updates()
+    service = [u.message for u in updates if u.message and u.message.message_thread_id]
+    assert [
+        (
+            m.forum_topic_created is not None,
+            isinstance(m.forum_topic_closed, ForumTopicClosed),
+            isinstance(m.forum_topic_reopened, ForumTopicReopened),
+        )
+        for m in service
+        if m.text is None
+    ] == [(True, False, False), (False, True, False), (False, False, True)]
+
+    pending = fake.updates_pending()
+    fake.delete_topic(FORUM_ID, thread)
+    assert fake.updates_pending() == pending  # Telegram tells the bot nothing
+    assert fake.message(FORUM_ID, board.message_id).deleted
+    assert fake.chat_messages(FORUM_ID, thread=thread, include_user_messages=True) == []
+    with pytest.raises(TelegramBadRequest) as caught:
+        await bot.edit_message_text("x", chat_id=FORUM_ID, message_id=board.message_id)
+    assert caught.value.message == tg.EDIT_NOT_FOUND
+    with pytest.raises(TelegramBadRequest) as caught:
+        await bot.send_message(FORUM_ID, "x", message_thread_id=thread)
+    assert caught.value.message == tg.THREAD_NOT_FOUND
+    gone = ReplyParameters(message_id=question["message_id"])
+    with pytest.raises(TelegramBadRequest) as caught:
+        await bot.send_message(FORUM_ID, "x", reply_parameters=gone)
+    assert caught.value.message == tg.REPLY_NOT_FOUND
+    gone = ReplyParameters(message_id=question["message_id"], allow_sending_without_reply=True)
+    fallback = await bot.send_message(FORUM_ID, "в общий", reply_parameters=gone)
+    assert fallback.message_thread_id is None and fallback.reply_to_message is None
+    with pytest.raises(AssertionError, match="no topic"):
+        fake.close_topic(FORUM_ID, thread, by=alice)
+
+
+# ------------------------------------------------- anonymous admins, channels
+
+
+async def test_anonymous_admin_and_channel_posts(
+    fake: FakeTelegram, bot: Bot, alice: FakeUser, bob: FakeUser
+) -> None:
+    forum(fake, alice, bob)
+    thread = fake.create_topic(FORUM_ID, alice, "Стол 5")
+    anonymous = await fake.send_as_group(alice, FORUM_ID, "/echo аноним", author_signature="Крупье")
+    update = Update.model_validate({"update_id": 1, "message": anonymous})
+    message = update.message
+    assert message is not None and message.from_user is not None and message.sender_chat
+    assert (message.from_user.id, message.from_user.username) == (
+        1087968824,
+        "GroupAnonymousBot",
+    )
+    assert (message.sender_chat.id, message.sender_chat.type) == (FORUM_ID, "supergroup")
+    assert message.author_signature == "Крупье"
+    await fake.send_as_group(alice, FORUM_ID, "просто так", thread=thread)  # privacy mode
+    with pytest.raises(AssertionError, match="not an admin"):
+        await fake.send_as_group(bob, FORUM_ID, "/echo")
+    fake.add_group(GROUP_ID, "Пики", members=[alice], admins=[alice])
+    with pytest.raises(AssertionError, match="not a supergroup"):
+        await fake.send_as_group(alice, GROUP_ID, "/echo")
+
+    post = await fake.send_as_channel(
+        -1009876543210, "Канал", FORUM_ID, "/echo канал", thread=thread
+    )
+    channel_message = Update.model_validate({"update_id": 2, "message": post}).message
+    assert channel_message is not None and channel_message.from_user is not None
+    assert (channel_message.from_user.id, channel_message.from_user.username) == (
+        136817688,
+        "Channel_Bot",
+    )
+    assert channel_message.sender_chat is not None
+    assert (channel_message.sender_chat.id, channel_message.sender_chat.type) == (
+        -1009876543210,
+        "channel",
+    )
+    assert channel_message.message_thread_id == thread
+
+    updates = await bot.get_updates()
+    assert [u.message.text for u in updates if u.message] == [
+        None,  # forum_topic_created
+        "/echo аноним",
+        "/echo канал",
+    ]
+    assert fake.chat_messages(FORUM_ID) == []  # none of them is the bot's
+    for service_bot in (1087968824, 136817688):
+        member = await bot.get_chat_member(FORUM_ID, service_bot)
+        assert isinstance(member, ChatMemberLeft) and member.user.id == service_bot
+    with pytest.raises(TelegramBadRequest) as caught:
+        await bot.edit_message_text("x", chat_id=FORUM_ID, message_id=anonymous["message_id"])
+    assert caught.value.message == tg.CANT_EDIT
+
+
+# ------------------------------------------------ batches and migration order
+
+
+async def test_hold_updates_delivers_one_batch(
+    fake: FakeTelegram, bot: Bot, alice: FakeUser, bob: FakeUser
+) -> None:
+    fake.add_group(GROUP_ID, "Пики", members=[alice, bob], admins=[alice])
+    poll = asyncio.create_task(bot.get_updates(timeout=5))
+    await fake.wait_for(lambda: any(not c.done for c in fake.calls_to("getUpdates")))
+    with fake.hold_updates():
+        await fake.send_text(alice, GROUP_ID, "/newgame")
+        await asyncio.sleep(0.1)  # a long poll would have answered by now
+        assert not poll.done()
+        await fake.send_text(bob, GROUP_ID, "/newgame")
+    updates = await asyncio.wait_for(poll, 2)
+    assert [u.message.from_user.id for u in updates if u.message and u.message.from_user] == [
+        alice.id,
+        bob.id,
+    ]
+
+
+async def test_migration_refused_before_the_service_messages_arrive(
+    fake: FakeTelegram, bot: Bot, alice: FakeUser
+) -> None:
+    fake.add_group(GROUP_ID, "Пики", members=[alice], admins=[alice])
+    new_id = fake.migrate_group(GROUP_ID, announce="after_refusal")
+    assert fake.updates_pending() == 0
+    assert [m.service for m in fake.chat_messages(new_id, include_user_messages=True)] == [
+        {"migrate_from_chat_id": GROUP_ID}
+    ]
+    with pytest.raises(TelegramMigrateToChat):
+        await bot.send_message(GROUP_ID, "старый чат")
+    updates = await bot.get_updates()
+    assert [(u.message.chat.id, u.message.migrate_to_chat_id) for u in updates if u.message] == [
+        (GROUP_ID, new_id),
+        (new_id, None),
+    ]
+    other = fake.add_group(-4002, "Пики 2", members=[alice], admins=[alice])
+    fake.migrate_group(other.id, announce="after_refusal")
+    fake.announce_migration(other.id)
+    assert fake.updates_pending() == len(updates) + 2  # not confirmed yet: still queued

@@ -8,10 +8,11 @@ from aiogram.types import CallbackQuery, Message
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import ForgetCb, GestureCb
-from bot.handlers.common import answer, in_own_chat, subject
+from bot.handlers.common import answer, author, in_own_chat, subject
 from bot.i18n import popup
 from bot.services.afterword import AfterwordService
 from bot.services.club import ClubService
+from bot.services.errors import UserError
 from bot.services.replies import Replies
 from bot.views.keyboard import button, keyboard
 
@@ -19,22 +20,25 @@ from bot.views.keyboard import button, keyboard
 async def on_profile(
     message: Message, i18n: I18nContext, club: ClubService, replies: Replies
 ) -> None:
+    """About the person asked of; asked by the group or a channel, about the group."""
     user = subject(message)
-    await answer(
-        message,
-        replies,
-        await club.profile(user.id, user.first_name or "", i18n.locale),
-        passing=True,
-    )
+    if user is None:
+        text = await club.authority_list(message.chat.id, i18n.locale)
+    else:
+        text = await club.profile(user.id, user.first_name or "", i18n.locale)
+    about = user.id if user is not None else 0
+    await answer(message, replies, text, passing=True, once=f"profile:{about}")
 
 
 async def on_partners(
     message: Message, i18n: I18nContext, club: ClubService, replies: Replies
 ) -> None:
-    assert message.from_user is not None
-    await answer(
-        message, replies, await club.partners(message.from_user.id, i18n.locale), passing=True
-    )
+    who = author(message)
+    if who is None:
+        text = await club.authority_list(message.chat.id, i18n.locale)
+    else:
+        text = await club.partners(who.user_id, i18n.locale)
+    await answer(message, replies, text, passing=True, once="partners")
 
 
 async def on_authority(
@@ -43,12 +47,13 @@ async def on_authority(
     if message.chat.type == "private":
         await answer(message, replies, i18n.get("authority-in-group"), passing=True)
         return
-    await answer(
-        message, replies, await club.authority_list(message.chat.id, i18n.locale), passing=True
-    )
+    text = await club.authority_list(message.chat.id, i18n.locale)
+    await answer(message, replies, text, passing=True, once="authority")
 
 
 async def on_forget(message: Message, i18n: I18nContext, replies: Replies) -> None:
+    if author(message) is None:
+        raise UserError("err-write-as-yourself")
     confirm = keyboard(
         [
             [

@@ -23,22 +23,27 @@ from bot.services.replies import Replies
 log = logging.getLogger(__name__)
 
 # Refusals that are routine (a double press) show as a passing toast, not a pop-up.
-TOASTS = {"err-stale"}
+TOASTS = {"err-stale", "err-move-made"}
 
 
 async def on_user_error(event: ErrorEvent, i18n: I18nContext, replies: Replies) -> None:
     err = event.exception
     assert isinstance(err, UserError)
     text = i18n.get(err.key, **err.args_)
+    cb = event.update.callback_query
     try:
-        if event.update.callback_query is not None:
-            await event.update.callback_query.answer(popup(text), show_alert=err.key not in TOASTS)
+        if cb is not None:
+            await cb.answer(popup(text), show_alert=err.key not in TOASTS)
         elif event.update.message is not None:
             await answer(event.update.message, replies, text, passing=True)
     except (TelegramAPIError, TelegramNetworkError) as exc:
         # Nothing changed, so nothing is lost: e.g. a press handled after a
-        # restart, whose query Telegram no longer takes answers for.
+        # restart, whose query Telegram no longer takes answers for. A press in
+        # the private chat (a move) is then told there, so nobody waits for a
+        # move that did not go through.
         log.warning("could not tell update %s its refusal: %r", event.update.update_id, exc)
+        if cb is not None and cb.message is not None and cb.message.chat.id == cb.from_user.id:
+            await replies.reply(cb.from_user.id, None, i18n.get("err-press-late", reason=text))
 
 
 async def on_telegram_error(event: ErrorEvent) -> None:

@@ -8,31 +8,44 @@ from aiogram.types import Message
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import CANCEL_NO, CANCEL_YES, TableCb
-from bot.handlers.common import answer, is_admin, person
+from bot.handlers.common import anonymous_admin, answer, author, is_admin, place
+from bot.services.errors import UserError
 from bot.services.replies import Replies
 from bot.services.tables import TableService
 from bot.views.keyboard import button, keyboard
 
 
-async def on_newgame(message: Message, tables: TableService) -> None:
-    assert message.from_user is not None
-    await tables.new_table(message.chat.id, message.chat.title or "", person(message.from_user))
+async def on_newgame(
+    message: Message, i18n: I18nContext, tables: TableService, replies: Replies
+) -> None:
+    """A table in the command's topic. From an anonymous admin or a channel it
+    opens without a creator: whoever sits down (or any admin) starts it."""
+    who = author(message)
+    await tables.new_table(place(message), message.chat.title or "", who)
+    if who is None:
+        await answer(message, replies, i18n.get("newgame-no-creator"), passing=True)
 
 
 async def on_leave(
     message: Message, i18n: I18nContext, tables: TableService, replies: Replies
 ) -> None:
-    assert message.from_user is not None
-    outcome = await tables.leave(message.chat.id, person(message.from_user))
+    who = author(message)
+    if who is None:
+        raise UserError("err-write-as-yourself")
+    outcome = await tables.leave(place(message), who)
     await answer(message, replies, i18n.get(outcome))
 
 
 async def on_cancel(
     message: Message, bot: Bot, i18n: I18nContext, tables: TableService, replies: Replies
 ) -> None:
-    assert message.from_user is not None
-    admin = await is_admin(bot, message.chat.id, message.from_user.id)
-    live = await tables.cancel(message.chat.id, person(message.from_user), admin)
+    who = author(message)
+    if who is None and not anonymous_admin(message):
+        raise UserError("err-write-as-yourself")
+    admin = anonymous_admin(message) or (
+        who is not None and await is_admin(bot, message.chat.id, who.user_id)
+    )
+    live = await tables.cancel(place(message), who.user_id if who else None, admin)
     confirm = keyboard(
         [
             [

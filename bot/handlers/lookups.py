@@ -8,7 +8,8 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 from aiogram_i18n import I18nContext
 
-from bot.handlers.common import answer, subject
+from bot.handlers.common import answer, author, place, subject
+from bot.services.errors import UserError
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
 from bot.services.replies import Replies
@@ -25,15 +26,16 @@ async def on_lookup(
     assert message.from_user is not None
     kind = command.command.lower()
     private = message.chat.type == ChatType.PRIVATE
+    where = place(message)
     if private:
         text = await lookups.in_private(kind, message.from_user.id, i18n.locale)
     else:
-        text = await lookups.in_chat(kind, message.chat.id, i18n.locale)
+        text = await lookups.in_chat(kind, where, i18n.locale)
     markup = None
     if kind == "sheet":
-        tables = await lookups.sheet_charts(message.chat.id, message.from_user.id, private)
+        tables = await lookups.sheet_charts(where, message.from_user.id, private)
         markup = chart_keyboard(i18n.get, tables) if tables else None
-    await answer(message, replies, text, markup, passing=True)
+    await answer(message, replies, text, markup, passing=True, once=kind)
 
 
 async def on_history(
@@ -42,35 +44,36 @@ async def on_history(
     if message.chat.type == ChatType.PRIVATE:
         await answer(message, replies, i18n.get("history-in-group"), passing=True)
         return
-    await answer(
-        message, replies, await lookups.history(message.chat.id, i18n.locale), passing=True
-    )
+    text = await lookups.history(place(message), i18n.locale)
+    await answer(message, replies, text, passing=True, once="history")
 
 
 async def on_stats(
     message: Message, i18n: I18nContext, lookups: LookupService, replies: Replies
 ) -> None:
+    """About the person asked of; asked by the group or a channel, about the group."""
     user = subject(message)
-    await answer(
-        message,
-        replies,
-        await lookups.stats(user.id, user.first_name or "", i18n.locale),
-        passing=True,
-    )
+    if user is None:
+        text = await lookups.history(place(message), i18n.locale)
+    else:
+        text = await lookups.stats(user.id, user.first_name or "", i18n.locale)
+    about = user.id if user is not None else 0
+    await answer(message, replies, text, passing=True, once=f"stats:{about}")
 
 
 async def on_back(message: Message, i18n: I18nContext, play: PlayService, replies: Replies) -> None:
-    assert message.from_user is not None
-    count = await play.come_back(message.from_user.id)
+    who = author(message)
+    if who is None:
+        raise UserError("err-write-as-yourself")
+    count = await play.come_back(who.user_id)
     await answer(message, replies, i18n.get("back-done" if count else "err-not-away"), passing=True)
 
 
 async def on_rules(
     message: Message, i18n: I18nContext, lookups: LookupService, replies: Replies
 ) -> None:
-    await answer(
-        message, replies, await lookups.rules_in_chat(message.chat.id, i18n.locale), passing=True
-    )
+    text = await lookups.rules_in_chat(place(message), i18n.locale)
+    await answer(message, replies, text, passing=True, once="rules")
 
 
 def build() -> Router:

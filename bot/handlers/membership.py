@@ -1,12 +1,13 @@
 """The bot's own membership: removed from or added back to a group, the group
-upgraded to a supergroup, a player blocking or unblocking the bot."""
+upgraded to a supergroup, a forum topic closed or reopened, a player
+blocking or unblocking the bot."""
 
 from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.types import ChatMemberUpdated, Message
 
-from bot.handlers.common import person
+from bot.handlers.common import person, thread_of
 from bot.services.play import PlayService
 from bot.services.tables import TableService
 
@@ -35,9 +36,19 @@ async def on_migrate(message: Message, tables: TableService) -> None:
     await tables.migrated(message.chat.id, message.migrate_to_chat_id)
 
 
+async def on_topic_closed(message: Message, tables: TableService) -> None:
+    await tables.topic_gone(message.chat.id, thread_of(message), deleted=False)
+
+
+async def on_topic_reopened(message: Message, tables: TableService) -> None:
+    await tables.topic_reopened(message.chat.id, thread_of(message))
+
+
 def build() -> Router:
     """A fresh router: each App (and each test) gets its own."""
     router = Router(name="membership")
     router.my_chat_member.register(on_my_member)
     router.message.register(on_migrate, F.migrate_to_chat_id)
+    router.message.register(on_topic_closed, F.forum_topic_closed)
+    router.message.register(on_topic_reopened, F.forum_topic_reopened)
     return router

@@ -27,6 +27,8 @@ Message texts can contain a player's hidden cards, so nothing here logs them.
 from bot.outbox.calls import Markup
 from bot.outbox.pacer import Pacer
 from bot.outbox.queue import (
+    ANSWER,
+    enqueue_answer,
     enqueue_delete,
     enqueue_delete_message,
     enqueue_edit,
@@ -35,15 +37,18 @@ from bot.outbox.queue import (
     enqueue_send,
     forget_key,
 )
-from bot.outbox.sender import ForbiddenHandler, MigratedHandler, Outbox, OutboxStats
+from bot.outbox.sender import ForbiddenHandler, MigratedHandler, Outbox, OutboxStats, TopicHandler
 
 __all__ = [
+    "ANSWER",
+    "enqueue_answer",
     "ForbiddenHandler",
     "Markup",
     "MigratedHandler",
     "Outbox",
     "OutboxStats",
     "Pacer",
+    "TopicHandler",
     "enqueue_delete",
     "enqueue_delete_message",
     "enqueue_edit",

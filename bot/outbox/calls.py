@@ -24,6 +24,16 @@ def _message_id(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def thread_of(raw_payload: str) -> int:
+    """The forum topic a row's new message goes to (0: none, or General)."""
+    try:
+        data = json.loads(raw_payload)
+    except ValueError:
+        return 0
+    thread = data.get("thread") if isinstance(data, dict) else None
+    return thread if isinstance(thread, int) and _message_id(thread) else 0
+
+
 def payload(
     text: str,
     reply_markup: Markup,
@@ -31,11 +41,14 @@ def payload(
     disable_notification: bool,
     reply_to: int | None = None,
     photo: bytes | None = None,
+    thread: int | None = None,
 ) -> str:
     """The row's ``payload`` column; wrong types fail here, in the caller's transaction.
 
     With ``photo`` (PNG bytes, kept in the row as base64 until sent) the
-    message is that picture and ``text`` its caption.
+    message is that picture and ``text`` its caption. ``thread``: the forum
+    topic a new message goes to (given explicitly, so an answer whose command
+    was deleted still lands in its topic, not in General).
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text)}")
@@ -53,6 +66,10 @@ def payload(
         if not _message_id(reply_to):
             raise TypeError(f"reply_to must be a message id, not {type(reply_to)}")
         data["reply_to"] = reply_to
+    if thread:
+        if not _message_id(thread):
+            raise TypeError(f"thread must be a topic's id, not {type(thread)}")
+        data["thread"] = thread
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -87,6 +104,11 @@ def text_call(chat_id: int, op: str, raw_payload: str, message_id: int | None) -
         method = "sendMessage"
         if data.get("disable_notification"):
             params["disable_notification"] = True
+        thread = data.get("thread")
+        if thread is not None:
+            if not _message_id(thread):
+                raise TypeError("thread must be a topic's id")
+            params["message_thread_id"] = thread
         reply_to = data.get("reply_to")
         if reply_to is not None:
             if not _message_id(reply_to):

@@ -128,6 +128,11 @@ _UNREACHABLE = (
 )
 
 
+# 400s of a forum topic that takes no new messages (the rest of the chat does).
+_TOPIC_CLOSED = ("topic_closed",)
+_TOPIC_DELETED = ("message thread not found", "topic_deleted", "topic_id_invalid")
+
+
 def _matches(description: str, needles: tuple[str, ...]) -> bool:
     text = description.lower()
     return any(needle in text for needle in needles)
@@ -151,3 +156,13 @@ def is_delete_target_gone(description: str) -> bool:
 def is_unreachable(description: str) -> bool:
     """A 400 that means the chat cannot be written to at all, like a 403."""
     return _matches(description, _UNREACHABLE)
+
+
+def is_topic_gone(description: str) -> bool:
+    """A forum topic was closed or deleted: only its messages are refused."""
+    return _matches(description, _TOPIC_CLOSED + _TOPIC_DELETED)
+
+
+def is_topic_deleted(description: str) -> bool:
+    """The forum topic is gone for good (deleted), not only closed."""
+    return _matches(description, _TOPIC_DELETED)

@@ -48,14 +48,18 @@ class Pacer:
         if self.stamp is None or now > self.stamp:
             self.stamp = now
 
-    def delay(self, now: float) -> float:
-        """Seconds until one more call is allowed (0 if it is allowed now)."""
+    def delay(self, now: float, spare: int = 0) -> float:
+        """Seconds until one more call is allowed (0 if it is allowed now),
+        leaving ``spare`` calls of the allowance for others (at most
+        ``burst - 1``)."""
         self._refill(now)
-        wait = 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+        spare = min(spare, self.burst - 1, max(0, self.cap - 1))
+        need = 1 + spare
+        wait = 0.0 if self.tokens >= need else (need - self.tokens) / self.rate
         if self.window:
             while self.recent and self.recent[0] <= now - self.window:
                 self.recent.popleft()
-            if len(self.recent) + self.pending >= self.cap:
+            if len(self.recent) + self.pending >= self.cap - spare:
                 # With every slot a call on its way, wait for an answer (inf).
                 wait = max(wait, self.recent[0] + self.window - now) if self.recent else math.inf
         return wait
@@ -141,23 +145,29 @@ class Pacing:
             self._pacers[chat_id] = pacer
         return self._pacers[chat_id]
 
-    def wait_needed(self, chat_id: int, now: float) -> float:
-        """Seconds until this chat, the global budget and any flood pause allow one call."""
+    def wait_needed(self, chat_id: int, now: float, spare: int = 0) -> float:
+        """Seconds until this chat, the global budget and any flood pause allow
+        one call (leaving ``spare`` of the chat's allowance: see :meth:`acquire`)."""
         pacer = self._pacer(chat_id)
         return max(
             self._paused.get(chat_id, now) - now,
             self._global_paused - now,
-            pacer.delay(now) if pacer else 0.0,
+            pacer.delay(now, spare) if pacer else 0.0,
             self._global.delay(now) if self._global else 0.0,
         )
 
-    async def acquire(self, chat_id: int) -> bool:
+    async def acquire(self, chat_id: int, *, deferrable: bool = False) -> bool:
         """Wait until one call is allowed (without using the allowance: see
-        :meth:`take`); True if it had to wait."""
+        :meth:`take`); True if it had to wait.
+
+        ``deferrable``: the call can wait (an edit that a later edit would
+        replace anyway): in a group it goes only with the whole burst at
+        hand, so a person's answer always finds an allowance ready."""
         waited = False
+        spare = self._spare(chat_id, deferrable)
         while True:
             answered = self._answered
-            wait = self.wait_needed(chat_id, self._clock())
+            wait = self.wait_needed(chat_id, self._clock(), spare)
             if wait <= 0:
                 return waited
             waited = True
@@ -166,10 +176,13 @@ class Pacing:
             else:
                 await self._sleep(max(wait, 0.001))
 
-    def take(self, chat_id: int) -> float | None:
+    def _spare(self, chat_id: int, deferrable: bool) -> int:
+        return self._group_burst - 1 if deferrable and chat_id < 0 else 0
+
+    def take(self, chat_id: int, *, deferrable: bool = False) -> float | None:
         """Use one call's allowance now, if it is still there; returns the moment."""
         now = self._clock()
-        if self.wait_needed(chat_id, now) > 0:
+        if self.wait_needed(chat_id, now, self._spare(chat_id, deferrable)) > 0:
             return None
         pacer = self._pacer(chat_id)
         if pacer:

@@ -49,13 +49,16 @@ async def enqueue_put(
     *,
     disable_notification: bool = False,
     not_before: float = 0.0,
+    thread: int | None = None,
+    reply_to: int | None = None,
 ) -> None:
     """Queue "the message under ``key`` shows ``text``" (edit if known, else send).
 
     Call inside ``db.tx()``; ``not_before`` is a ``time.time()`` instant before
     which the row is not sent (and it holds back this chat's later rows).
+    ``thread`` and ``reply_to`` count when it is sent (see :func:`enqueue_send`).
     """
-    data = payload(text, reply_markup, parse_mode, disable_notification)
+    data = payload(text, reply_markup, parse_mode, disable_notification, reply_to, None, thread)
     await _insert(conn, chat_id, PUT, key, data, not_before)
 
 
@@ -71,14 +74,16 @@ async def enqueue_send(
     not_before: float = 0.0,
     reply_to: int | None = None,
     photo: bytes | None = None,
+    thread: int | None = None,
 ) -> None:
     """Queue a new message; with ``key`` its id is remembered so later puts edit it.
 
     ``reply_to``: the id of the message (in this chat) it answers; should that
     message be gone by then, it is sent as a plain message. ``photo``: PNG
     bytes; the message is that picture with ``text`` as its caption.
+    ``thread``: the forum topic it goes to (None or 0: General, or no forum).
     """
-    data = payload(text, reply_markup, parse_mode, disable_notification, reply_to, photo)
+    data = payload(text, reply_markup, parse_mode, disable_notification, reply_to, photo, thread)
     await _insert(conn, chat_id, SEND, key, data, not_before)
 
 
@@ -100,6 +105,7 @@ async def enqueue_repost(
     reply_markup: Markup = None,
     *,
     old_message_id: int | None = None,
+    thread: int | None = None,
 ) -> None:
     """The message under ``key`` anew at the bottom of the chat, the old one
     deleted after it. Edits still queued for the old one are dropped; a new
@@ -112,9 +118,32 @@ async def enqueue_repost(
         " AND status = 'pending'",
         (key,),
     )
-    await enqueue_send(conn, chat_id, text, reply_markup, key=key)
+    await enqueue_send(conn, chat_id, text, reply_markup, key=key, thread=thread)
     if old_message_id is not None:
         await enqueue_delete_message(conn, chat_id, old_message_id)
+
+
+async def enqueue_answer(
+    conn: Conn,
+    chat_id: int,
+    key: str,
+    text: str,
+    reply_markup: Markup = None,
+    *,
+    reply_to: int | None = None,
+    thread: int | None = None,
+) -> None:
+    """The answer to a question asked again: a new message under ``key`` at
+    the bottom of the chat. An earlier answer still queued is dropped (it is
+    out of date, and a burst of the same question costs one message); one
+    already shown is deleted once this one is sent (:func:`_retire_replaced`)."""
+    await defer(
+        conn,
+        "UPDATE outbox SET status = 'superseded' WHERE key = ? AND op != 'delete'"
+        " AND status = 'pending'",
+        (key,),
+    )
+    await enqueue_send(conn, chat_id, text, reply_markup, key=key, reply_to=reply_to, thread=thread)
 
 
 async def enqueue_delete_message(conn: Conn, chat_id: int, message_id: int) -> None:
@@ -124,6 +153,9 @@ async def enqueue_delete_message(conn: Conn, chat_id: int, message_id: int) -> N
 
 # Keys of one-off edits: the message is forgotten once the edit went out.
 ONE_OFF = "edit:"
+# Keys of answers to a person's command in a group: they go out before edits
+# of messages already shown (see :func:`next_plan`).
+ANSWER = "answer:"
 
 
 def _one_off(key: str | None) -> bool:
@@ -221,14 +253,56 @@ def plan_rows(raw: sqlite3.Connection, head: Row, scan: int, now: float) -> Plan
     return Plan(Row(*row), superseded, message_id, head)
 
 
+def deferrable(plan: Plan) -> bool:
+    """An edit of a message already shown (not an answer): it may wait for
+    the pace, and a later edit of the same message replaces it meanwhile."""
+    key = plan.target.key
+    return (
+        plan.target.op == PUT
+        and plan.message_id is not None
+        and not (key is not None and key.startswith(ANSWER))
+    )
+
+
 def next_plan(raw: sqlite3.Connection, chat_id: int, scan: int, now: float) -> Plan | None:
-    """The chat's first pending row and what to send for it (None: nothing pending)."""
+    """The chat's first pending row and what to send for it (None: nothing pending).
+
+    A person waiting for an answer goes first: when the first rows only
+    edit messages already shown (the table, redrawn move after move, each
+    edit soon replaced by the next), an answer queued behind them is sent
+    before them. Nothing new overtakes anything new, so the chat's order
+    stays as queued."""
     row = raw.execute(
         f"SELECT {_ROW_COLS} FROM outbox WHERE chat_id = ? AND status = 'pending'"
         " ORDER BY id LIMIT 1",
         (chat_id,),
     ).fetchone()
-    return None if row is None else plan_rows(raw, Row(*row), scan, now)
+    if row is None:
+        return None
+    head = Row(*row)
+    if chat_id < 0 and head.op == PUT and not (head.key or "").startswith(ANSWER):
+        head = _answer_behind_edits(raw, head, scan, now) or head
+    return plan_rows(raw, head, scan, now)
+
+
+def _answer_behind_edits(raw: sqlite3.Connection, head: Row, scan: int, now: float) -> Row | None:
+    """The first answer that only edits of shown messages (``head`` first) stand before."""
+    rows = raw.execute(
+        "SELECT o.id, o.op, o.key, o.not_before, m.message_id FROM outbox o"
+        " LEFT JOIN messages m ON m.key = o.key AND m.chat_id = o.chat_id"
+        " WHERE o.chat_id = ? AND o.status = 'pending' AND o.id >= ? ORDER BY o.id LIMIT ?",
+        (head.chat_id, head.id, scan),
+    ).fetchall()
+    for row_id, op, key, not_before, shown in rows:
+        if key is not None and key.startswith(ANSWER):
+            if row_id == head.id or not_before > now:
+                return None
+            found = raw.execute(f"SELECT {_ROW_COLS} FROM outbox WHERE id = ?", (row_id,))
+            answer = found.fetchone()
+            return None if answer is None else Row(*answer)
+        if op != PUT or shown is None:
+            return None  # a new message, or a delete: nothing moves past it
+    return None
 
 
 def pending_chats(raw: sqlite3.Connection) -> list[int]:
@@ -274,6 +348,8 @@ def finish_rows(
     if (forget or _one_off(row.key)) and row.key is not None:
         raw.execute("DELETE FROM messages WHERE key = ? AND chat_id = ?", (row.key, row.chat_id))
     elif row.key is not None and message_id is not None:
+        if row.op == SEND:
+            _retire_replaced(raw, row.key, row.chat_id, message_id)
         raw.execute(
             "INSERT INTO messages(key, chat_id, message_id) VALUES (?, ?, ?)"
             " ON CONFLICT(key) DO UPDATE SET chat_id = excluded.chat_id,"
@@ -288,6 +364,28 @@ def finish_rows(
             (row.chat_id, message_id),
         )
     return coalesced, next_plan(raw, row.chat_id, scan, time.time())
+
+
+def _retire_replaced(raw: sqlite3.Connection, key: str, chat_id: int, message_id: int) -> None:
+    """A key names one live message: a new message sent under a key whose
+    earlier message in this chat is still remembered replaces it, and the
+    earlier one is deleted (queued after the send). Two sends of one key can
+    cross (a repost queued while the first send was on its way): this keeps
+    a table from ever showing two messages with live buttons."""
+    known = raw.execute("SELECT chat_id, message_id FROM messages WHERE key = ?", (key,)).fetchone()
+    if known is None or known[0] != chat_id or known[1] == message_id:
+        return
+    one_off = f"{ONE_OFF}{chat_id}:{known[1]}"
+    raw.execute(
+        "INSERT INTO messages(key, chat_id, message_id) VALUES (?, ?, ?)"
+        " ON CONFLICT(key) DO NOTHING",
+        (one_off, chat_id, known[1]),
+    )
+    raw.execute(
+        "INSERT INTO outbox(chat_id, op, key, payload, not_before, created_at)"
+        " VALUES (?, ?, ?, '{}', 0, ?)",
+        (chat_id, DELETE, one_off, time.time()),
+    )
 
 
 def fail_rows(raw: sqlite3.Connection, plan: Plan, description: str) -> None:
@@ -309,6 +407,19 @@ def fail_chat(raw: sqlite3.Connection, chat_id: int, description: str, before: f
     ).rowcount
 
 
+def fail_topic(
+    raw: sqlite3.Connection, chat_id: int, thread: int, description: str, before: float
+) -> int:
+    """Every pending row for a forum topic that refused messages at ``before``
+    fails (edits of its messages included: the topic is closed or gone)."""
+    return raw.execute(
+        "UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?"
+        " WHERE chat_id = ? AND status = 'pending' AND created_at <= ?"
+        " AND json_extract(payload, '$.thread') = ?",
+        (description[:500], chat_id, before, thread),
+    ).rowcount
+
+
 def note_error(raw: sqlite3.Connection, row_id: int, description: str) -> None:
     """A failed attempt that will be retried."""
     raw.execute(
@@ -323,11 +434,15 @@ def forget_lost(raw: sqlite3.Connection, key: str | None, message_id: int) -> No
 
 
 def move_chat(raw: sqlite3.Connection, old: int, new: int) -> None:
-    """A group became a supergroup: its pending rows and remembered messages go along."""
+    """A group became a supergroup: its pending rows go along; the messages it
+    remembers in the old chat are forgotten (they cannot be edited through the
+    new id), so the next put of a key sends its message in the new chat, once.
+    Told twice of one move (the refusal, then the service message), the second
+    finds nothing of the old chat left."""
     raw.execute(
         "UPDATE outbox SET chat_id = ? WHERE chat_id = ? AND status = 'pending'", (new, old)
     )
-    raw.execute("UPDATE messages SET chat_id = ? WHERE chat_id = ?", (new, old))
+    raw.execute("DELETE FROM messages WHERE chat_id = ?", (old,))
 
 
 # -- pruning -------------------------------------------------------------------

@@ -14,7 +14,7 @@ from aiogram import Bot
 
 from bot.config import Settings
 from bot.outbox import queue
-from bot.outbox.calls import DELETE, PUT, SEND, Call, delete_call, text_call
+from bot.outbox.calls import DELETE, PUT, Call, delete_call, text_call, thread_of
 from bot.outbox.errors import (
     BadRequest,
     ChatMigrated,
@@ -26,10 +26,12 @@ from bot.outbox.errors import (
     is_delete_target_gone,
     is_edit_target_gone,
     is_not_modified,
+    is_topic_deleted,
+    is_topic_gone,
     is_unreachable,
 )
 from bot.outbox.pacer import Pacing
-from bot.outbox.queue import Plan, Row
+from bot.outbox.queue import Plan
 from bot.outbox.transport import Transport
 from bot.storage.db import Database
 from bot.tasks import cancel_and_wait
@@ -40,6 +42,8 @@ log = logging.getLogger("bot.outbox")
 #: refused request went out, so a refusal older than the user's return can be told apart.
 ForbiddenHandler = Callable[[int, str, float], Awaitable[None]]
 MigratedHandler = Callable[[int, int], Awaitable[None]]
+#: Told (chat, topic, deleted) when a forum topic refuses new messages.
+TopicHandler = Callable[[int, int, bool], Awaitable[None]]
 
 
 @dataclass(slots=True)
@@ -112,6 +116,7 @@ class Outbox:
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         *,
         request_timeout: int | None = None,
+        on_topic_gone: TopicHandler | None = None,
     ) -> None:
         """``clock``/``sleep`` drive pacing and backoff; tests pass fakes to run fast.
 
@@ -122,6 +127,7 @@ class Outbox:
         self._transport = Transport.for_bot(bot, request_timeout)
         self._on_forbidden = on_forbidden
         self._on_migrated = on_migrated
+        self._on_topic_gone = on_topic_gone
         self._sleep = sleep
         self._pacing = Pacing(
             settings.group_messages_per_minute,
@@ -325,12 +331,6 @@ class Outbox:
 
     # -- one attempt -----------------------------------------------------
 
-    async def _plan(self, head: Row) -> Plan:
-        """Pick what to send for ``head``, folding newer puts for the same key into it."""
-        if head.op == SEND:
-            return Plan(head, [], None)  # nothing to look up: no trip to the database
-        return await self._db.run(queue.plan_rows, head, self.coalesce_scan, time.time())
-
     @staticmethod
     def _build(plan: Plan) -> Call:
         row = plan.target
@@ -341,17 +341,24 @@ class Outbox:
 
     async def _attempt(self, chat_id: int, plan: Plan) -> bool:
         """Try to deliver the plan's row (or its newest replacement); False means back off."""
-        head = plan.first
         while True:
+            head = plan.first
             if head.op == DELETE and plan.message_id is None:
                 await self._finish(plan, None)  # nothing to delete: no call, no quota spent
                 return True
-            if await self._pacing.acquire(chat_id):
-                # Planned again after a wait, so puts queued meanwhile are folded in.
-                plan = await self._plan(head)
+            deferrable = queue.deferrable(plan)
+            if await self._pacing.acquire(chat_id, deferrable=deferrable):
+                # Planned again after a wait: puts queued meanwhile are folded
+                # in, and an answer queued meanwhile goes before edits.
+                fresh = await self._db.run(
+                    queue.next_plan, chat_id, self.coalesce_scan, time.time()
+                )
+                if fresh is None or fresh.first.not_before > time.time():
+                    return True  # the worker's loop looks again (and waits for it)
+                plan = fresh
                 continue
             # No await between this and the call: another chat could take the allowance.
-            if self._pacing.take(chat_id) is not None:
+            if self._pacing.take(chat_id, deferrable=deferrable) is not None:
                 break
         try:
             try:
@@ -441,8 +448,28 @@ class Outbox:
         if is_unreachable(description):
             await self._forbidden(plan, description, sent_at)
             return True
+        thread = thread_of(row.payload)
+        if thread and is_topic_gone(description):
+            await self._topic_gone(plan, thread, description, sent_at)
+            return True
         await self._fail(plan, description)
         return True
+
+    async def _topic_gone(self, plan: Plan, thread: int, description: str, sent_at: float) -> None:
+        """A forum topic refuses new messages (closed or deleted): its rows
+        queued by then fail, the chat's others go on, and the services learn
+        of it (the table there waits, as when the bot is removed)."""
+        chat_id = plan.target.chat_id
+        log.warning("topic %s of chat %s cannot be written to: %s", thread, chat_id, description)
+        await self._fail(plan, description)
+        self._stats.failed += await self._db.run_tx(
+            queue.fail_topic, chat_id, thread, description, sent_at
+        )
+        if self._on_topic_gone is not None:
+            try:
+                await self._on_topic_gone(chat_id, thread, is_topic_deleted(description))
+            except Exception:
+                log.exception("on_topic_gone(%s, %s) failed", chat_id, thread)
 
     # -- bookkeeping (each a short transaction) --------------------------
 

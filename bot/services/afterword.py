@@ -59,7 +59,9 @@ class AfterwordService:
         text, markup = afterword_message(
             self.reg.tr_group(live), live, [], True, self.ctx.bot_username
         )
-        await enqueue_send(conn, live.chat_id, text, markup, key=afterword_key(live.game_id))
+        await enqueue_send(
+            conn, live.chat_id, text, markup, key=afterword_key(live.game_id), thread=live.thread_id
+        )
         for seat, uid in self._people(live):
             await self._picker(conn, live, seat, uid, [], NAMES, True, new=True)
 
@@ -139,7 +141,9 @@ class AfterwordService:
         text, markup = afterword_message(
             self.reg.tr_group(live), live, sent, open_, self.ctx.bot_username
         )
-        await enqueue_put(conn, live.chat_id, afterword_key(live.game_id), text, markup)
+        await enqueue_put(
+            conn, live.chat_id, afterword_key(live.game_id), text, markup, thread=live.thread_id
+        )
 
     async def refresh(self, game_id: int, table_id: int) -> None:
         """The open afterword shown anew everywhere (someone asked to be forgotten)."""

@@ -61,14 +61,18 @@ class ChartService:
         table_id = await repo.game_table(self.ctx.db, game_id)
         live = await self.reg.get(table_id) if table_id is not None else None
         photo: tuple[str, bytes] | None = None
+        thread = 0
         if live is not None and live.game_id == game_id and live.game is not None:
             tr = self.reg.tr_group(live)
             caption = tr("chart-caption", group=esc(live.chat_title))
             photo = caption, await self.draw(chart_data(tr, live))
+            thread = live.thread_id if live.chat_id == chat_id else 0
         async with self.ctx.db.tx() as conn:
             if photo is not None:
                 caption, png = photo
-                await enqueue_send(conn, chat_id, caption, photo=png, disable_notification=True)
+                await enqueue_send(
+                    conn, chat_id, caption, photo=png, disable_notification=True, thread=thread
+                )
             await repo_charts.drop_chart_job(conn, game_id)
         self.ctx.outbox.wake()
 

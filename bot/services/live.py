@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from bot.clock import Clock
 from bot.i18n import Texts
-from bot.model import LiveTable, TableStatus, rules_from_json
+from bot.model import LiveTable, Pause, TableStatus, rules_from_json
 from bot.pace import is_daily
 from bot.storage import repo, repo_club, repo_teaching
 from bot.storage.db import Database
@@ -144,7 +144,8 @@ class Registry:
             lang=row.lang,
             seats=seats,
             pace=row.pace,
-            paused=row.paused,
+            paused=Pause(row.paused),
+            thread_id=row.thread_id,
             hints=row.hints,
         )
         live.away = await repo.get_away(self.ctx.db, table_id)
@@ -188,13 +189,14 @@ class Registry:
             if user.blocked and live.status == "playing":
                 live.blocked.add(seat)
 
-    async def live_in_chat(self, chat_id: int) -> LiveTable | None:
-        row = await repo.live_table(self.ctx.db, chat_id)
+    async def live_in(self, chat_id: int, thread_id: int = 0) -> LiveTable | None:
+        """The open or running table of a group's topic (0: the group, or General)."""
+        row = await repo.live_table(self.ctx.db, chat_id, thread_id)
         return await self.get(row.table_id) if row else None
 
-    async def latest_in_chat(self, chat_id: int) -> LiveTable | None:
+    async def latest_in(self, chat_id: int, thread_id: int = 0) -> LiveTable | None:
         """The live table, else the last finished one: lookups work after the end too."""
-        row = await repo.latest_table(self.ctx.db, chat_id)
+        row = await repo.latest_table(self.ctx.db, chat_id, thread_id)
         return await self.get(row.table_id) if row else None
 
     def tr_group(self, live: LiveTable) -> partial[str]:

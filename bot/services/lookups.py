@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from functools import partial
 
 from bot.i18n import esc
-from bot.model import LiveTable, TableStatus
+from bot.model import LiveTable, Place, TableStatus
 from bot.outbox import enqueue_send
 from bot.services.live import Registry
 from bot.storage import repo
@@ -41,10 +41,10 @@ class LookupService:
         return partial(self.ctx.texts, locale)
 
     # ------------------------------------------------------------ entry
-    async def in_chat(self, kind: str, chat_id: int, locale: str) -> str:
-        """A command in a group: about this group's table."""
+    async def in_chat(self, kind: str, place: Place, locale: str) -> str:
+        """A command in a group: about the table of this group's topic."""
         tr = self._tr(locale)
-        live = await self.reg.latest_in_chat(chat_id)
+        live = await self.reg.latest_in(place.chat_id, place.thread_id)
         if live is None:
             return tr("lookup-no-table")
         return self.render(kind, tr, live)
@@ -63,7 +63,7 @@ class LookupService:
         return "\n\n".join(parts) if parts else tr("lookup-no-games")
 
     async def sheet_charts(
-        self, chat_id: int, user_id: int, private: bool
+        self, place: Place, user_id: int, private: bool
     ) -> list[tuple[int, str]]:
         """The tables a /sheet answer offers the chart of: (table, group title)
         for games with at least one hand played."""
@@ -71,7 +71,7 @@ class LookupService:
             rows = await repo.live_tables_of_user(self.ctx.db, user_id)
             found = [await self.reg.get(row.table_id) for row in rows]
         else:
-            found = [await self.reg.latest_in_chat(chat_id)]
+            found = [await self.reg.latest_in(place.chat_id, place.thread_id)]
         return [
             (live.table_id, live.chat_title)
             for live in found
@@ -186,9 +186,9 @@ class LookupService:
         return sheet_block(tr, live, v)
 
     # --------------------------------------------------- group / user
-    async def history(self, chat_id: int, locale: str) -> str:
+    async def history(self, place: Place, locale: str) -> str:
         tr = self._tr(locale)
-        rows = await repo.finished_games(self.ctx.db, chat_id, limit=5)
+        rows = await repo.finished_games(self.ctx.db, place.chat_id, place.thread_id, limit=5)
         if not rows:
             return tr("history-empty")
         lines = [tr("history-title")]
@@ -225,9 +225,9 @@ class LookupService:
             nils_made=row["nils_made"],
         )
 
-    async def rules_in_chat(self, chat_id: int, locale: str) -> str:
+    async def rules_in_chat(self, place: Place, locale: str) -> str:
         tr = self._tr(locale)
-        live = await self.reg.live_in_chat(chat_id)
+        live = await self.reg.live_in(place.chat_id, place.thread_id)
         rules = live.rules if live is not None else CLASSIC
         lines = [tr("rules-title", rules=preset_label(tr, rules))]
         lines += rules_lines(tr, rules)

@@ -25,7 +25,7 @@ from bot.model import LiveTable, TableStatus, rules_to_json
 from bot.outbox import enqueue_send
 from bot.pace import is_daily, next_reminder
 from bot.services import pings, render
-from bot.services.errors import UserError
+from bot.services.errors import UserError, paused_error
 from bot.services.live import Registry
 from bot.services.stats import game_results
 from bot.services.thinking import RULE_PLAYER, search_budget, worker_pool
@@ -112,6 +112,8 @@ class PlayService:
             if seat is None:
                 raise UserError("err-not-at-table")
             if seq != live.seq:
+                if await self._made_already(live, seq, seat, action, user_id):
+                    raise UserError("err-move-made")
                 raise UserError("err-stale")
             g = live.game
             assert g is not None
@@ -121,6 +123,18 @@ class PlayService:
                 raise UserError("err-looked")
             await self._commit(live, seat, action, user_id)
         self.kick(table_id)
+
+    async def _made_already(
+        self, live: LiveTable, seq: int, seat: int, action: int, user_id: int
+    ) -> bool:
+        """Whether this very press is move ``seq`` already: a press handled
+        again after a restart (its move committed, the update not yet marked
+        done), or a double press. It is told the move stands, not that the
+        button is stale."""
+        if live.game_id is None or not 0 <= seq < live.seq:
+            return False
+        made = await repo.action_at(self.ctx.db, live.game_id, seq)
+        return made == (seat, action, user_id)
 
     async def look(self, table_id: int, user_id: int) -> None:
         """Open one's cards: blind nil is given up for this hand."""
@@ -239,7 +253,7 @@ class PlayService:
         if live.game.finished:
             raise UserError("err-game_over")
         if live.paused:
-            raise UserError("err-paused", group=esc(live.chat_title))
+            raise paused_error(live)
         return live
 
     async def _commit(

@@ -65,9 +65,11 @@ async def table_message(
         text, markup = open_table(tr, live)
     key = table_key(live.table_id)
     if repost is None:
-        await enqueue_put(conn, live.chat_id, key, text, markup)
+        await enqueue_put(conn, live.chat_id, key, text, markup, thread=live.thread_id)
     else:
-        await enqueue_repost(conn, live.chat_id, key, text, markup, old_message_id=repost.old)
+        await enqueue_repost(
+            conn, live.chat_id, key, text, markup, old_message_id=repost.old, thread=live.thread_id
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,4 +144,5 @@ async def closed_hands(
 
 
 async def group_note(conn: Conn, live: LiveTable, text: str) -> None:
-    await enqueue_send(conn, live.chat_id, text, disable_notification=True)
+    """A new line in the table's group, in its topic."""
+    await enqueue_send(conn, live.chat_id, text, disable_notification=True, thread=live.thread_id)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 
-from bot.outbox import Markup, enqueue_delete, enqueue_edit, enqueue_send
+from bot.outbox import ANSWER, Markup, enqueue_answer, enqueue_delete, enqueue_edit, enqueue_send
 from bot.services.live import Registry
 from bot.storage import repo_tail
 
@@ -34,20 +34,38 @@ class Replies:
         markup: Markup = None,
         *,
         passing: bool = False,
+        thread: int = 0,
+        once: str | None = None,
     ) -> None:
-        """A new message in ``chat_id``, answering ``to_message`` (in a group,
-        so it is clear whose command it answers). ``passing``: an answer
-        nobody needs for long (a lookup, a refusal); in a group it is deleted
-        after :data:`GROUP_LOOKUP_SECONDS` (see :meth:`expire_due`)."""
-        key = None
+        """A new message in ``chat_id`` (in its forum topic ``thread``),
+        answering ``to_message`` (in a group, so it is clear whose command it
+        answers). ``passing``: an answer nobody needs for long (a lookup, a
+        refusal); in a group it is deleted after :data:`GROUP_LOOKUP_SECONDS`
+        (see :meth:`expire_due`). ``once``: names the question (asker and
+        kind); asked again, the new answer replaces the earlier one (dropped
+        while queued, deleted once the new one is shown), so a burst of the
+        same question costs one message and the chat keeps one answer to it."""
+        group = chat_id < 0
+        if group and once is not None:
+            key = f"{ANSWER}{chat_id}:{thread}:{once}"
+        elif group:
+            key = f"{ANSWER}{chat_id}:{secrets.token_hex(8)}"
+        else:
+            key = None
         async with self.ctx.db.tx() as conn:
-            if passing and chat_id < 0:
-                key = f"passing:{chat_id}:{secrets.token_hex(8)}"
+            if passing and key is not None:
                 deadline = self.ctx.clock.now() + GROUP_LOOKUP_SECONDS
                 await repo_tail.add_expiring(conn, key, chat_id, deadline)
-            await enqueue_send(conn, chat_id, text, markup, key=key, reply_to=to_message)
+            if once is not None and key is not None:
+                await enqueue_answer(
+                    conn, chat_id, key, text, markup, reply_to=to_message, thread=thread
+                )
+            else:
+                await enqueue_send(
+                    conn, chat_id, text, markup, key=key, reply_to=to_message, thread=thread
+                )
         self.ctx.outbox.wake()
-        if key is not None and self.on_expiring is not None:
+        if passing and key is not None and self.on_expiring is not None:
             self.on_expiring()
 
     async def expire_due(self, now: float) -> float | None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.i18n import esc
-from bot.model import LiveTable, TableStatus, rules_to_json
+from bot.model import NO_CREATOR, LiveTable, Pause, Place, TableStatus, rules_to_json
 from bot.outbox import enqueue_put, enqueue_send, forget_key
 from bot.pace import PACES
 from bot.services import render
@@ -34,11 +35,31 @@ class Person:
     lang: str
 
 
+#: Asks Telegram whether a user is an admin of a group: (chat, user) -> bool.
+AdminCheck = Callable[[int, int], Awaitable[bool]]
+
+
+async def _nobody_is_admin(chat_id: int, user_id: int) -> bool:
+    return False
+
+
+def pause_key(reason: Pause) -> str:
+    """The private line that tells the players why their game waits."""
+    return {
+        Pause.BOT_REMOVED: "paused-private",
+        Pause.TOPIC_CLOSED: "paused-topic-private",
+        Pause.TOPIC_DELETED: "paused-topic-deleted-private",
+    }[reason]
+
+
 class TableService:
-    def __init__(self, reg: Registry, play: PlayService) -> None:
+    def __init__(
+        self, reg: Registry, play: PlayService, is_admin: AdminCheck = _nobody_is_admin
+    ) -> None:
         self.reg = reg
         self.ctx = reg.ctx
         self.play = play
+        self.is_admin = is_admin
         self._options_open: set[int] = set()
 
     def join_link(self, table_id: int, seat: int) -> str:
@@ -60,12 +81,15 @@ class TableService:
         return quiet
 
     # --------------------------------------------------------------- open
-    async def new_table(self, chat_id: int, title: str, person: Person) -> LiveTable:
-        async with self.reg.chat_lock(chat_id):
-            return await self._new_table(chat_id, title, person)
+    async def new_table(self, place: Place, title: str, person: Person | None) -> LiveTable:
+        """``/newgame`` in a group's topic. ``person`` is None for an anonymous
+        admin or a channel: the table then has no creator, and whoever sits
+        at it (or any admin) may set it up and start it."""
+        async with self.reg.chat_lock(place.chat_id):
+            return await self._new_table(place, title, person)
 
-    async def _new_table(self, chat_id: int, title: str, person: Person) -> LiveTable:
-        existing = await self.reg.live_in_chat(chat_id)
+    async def _new_table(self, place: Place, title: str, person: Person | None) -> LiveTable:
+        existing = await self.reg.live_in(place.chat_id, place.thread_id)
         if existing is not None:
             # Bring the table message to the bottom of the chat instead of a second table.
             old = await repo_tail.message_of(self.ctx.db, render.table_key(existing.table_id))
@@ -79,22 +103,26 @@ class TableService:
                 )
             self.ctx.outbox.wake()
             raise UserError("err-table-exists")
-        user = await repo.get_user(self.ctx.db, person.user_id)
+        user = None if person is None else await repo.get_user(self.ctx.db, person.user_id)
+        if place.topic:
+            title = f"{title} › {place.topic}"
         async with self.ctx.db.tx() as conn:
-            await repo.upsert_user(
-                conn, person.user_id, person.first_name, person.username, person.lang
-            )
+            if person is not None:
+                await repo.upsert_user(
+                    conn, person.user_id, person.first_name, person.username, person.lang
+                )
             rules = PRESETS["classic"]
             table_id = await repo.create_table(
                 conn,
-                chat_id,
+                place.chat_id,
                 title,
-                person.user_id,
+                NO_CREATOR if person is None else person.user_id,
                 rules_to_json(rules),
                 rules.players,
-                person.lang,
+                self.ctx.settings.default_lang if person is None else person.lang,
+                place.thread_id,
             )
-            if user is not None and user.started and not user.blocked:
+            if person is not None and user is not None and user.started and not user.blocked:
                 await repo.set_seat(conn, table_id, 0, person.user_id)
         live = await self.reg.get(table_id)
         assert live is not None
@@ -185,9 +213,9 @@ class TableService:
                 raise UserError("err-not-at-table")
             await self._set_seat(live, seat, None)
 
-    async def leave(self, chat_id: int, person: Person) -> str:
+    async def leave(self, place: Place, person: Person) -> str:
         """``/leave``: stand up at an open table, or hand one's seat to the computer."""
-        live = await self.reg.live_in_chat(chat_id)
+        live = await self.reg.live_in(place.chat_id, place.thread_id)
         if live is None:
             raise UserError("err-no-table")
         if live.status == "open":
@@ -208,9 +236,17 @@ class TableService:
 
     # -------------------------------------------------------------- rules
     async def _creator_table(self, table_id: int, person: Person) -> LiveTable:
+        """The open table, if ``person`` may set it up: its creator; at a table
+        an anonymous admin or a channel opened, anyone seated or any admin."""
         live = await self._open_table(table_id)
-        if person.user_id != live.creator_id:
+        if person.user_id == live.creator_id:
+            return live
+        if live.creator_id != NO_CREATOR:
             raise UserError("err-not-creator")
+        if live.seat_of(person.user_id) is None and not await self.is_admin(
+            live.chat_id, person.user_id
+        ):
+            raise UserError("err-not-seated")
         return live
 
     async def set_preset(self, table_id: int, person: Person, name: str) -> None:
@@ -298,12 +334,13 @@ class TableService:
             await self.play.start_game(live)
 
     # ------------------------------------------------------------- cancel
-    async def cancel(self, chat_id: int, person: Person, is_admin: bool) -> LiveTable:
-        """Checks for ``/cancel``; the confirmation button calls ``confirm_cancel``."""
-        live = await self.reg.live_in_chat(chat_id)
+    async def cancel(self, place: Place, user_id: int | None, is_admin: bool) -> LiveTable:
+        """Checks for ``/cancel`` (``user_id`` None: an anonymous admin); the
+        confirmation button calls ``confirm_cancel``."""
+        live = await self.reg.live_in(place.chat_id, place.thread_id)
         if live is None:
             raise UserError("err-no-table")
-        if person.user_id != live.creator_id and not is_admin:
+        if user_id != live.creator_id and not is_admin:
             raise UserError("err-cancel-rights")
         return live
 
@@ -326,7 +363,11 @@ class TableService:
                 live.status = TableStatus.CANCELLED
                 tr = self.reg.tr_group(live)
                 await enqueue_put(
-                    conn, live.chat_id, render.table_key(table_id), tr("table-cancelled")
+                    conn,
+                    live.chat_id,
+                    render.table_key(table_id),
+                    tr("table-cancelled"),
+                    thread=live.thread_id,
                 )
                 if live.game is not None:
                     for seat, uid in live.humans():
@@ -340,58 +381,80 @@ class TableService:
 
     # ------------------------------------------------ the group itself
     async def bot_removed(self, chat_id: int) -> None:
-        """The group removed the bot. A running game is kept and waits (no
+        """The group removed the bot. Its running games are kept and wait (no
         deadlines, no computer moves, presses refused) until the bot is back;
         the players learn why in private, since the group cannot be written to."""
-        row = await repo.live_table(self.ctx.db, chat_id)
-        if row is None:
-            return
-        async with self.reg.lock(row.table_id):
-            live = await self.reg.get(row.table_id)
-            if live is None or live.status != "playing" or live.paused:
+        for row in await repo.live_tables_in_chat(self.ctx.db, chat_id):
+            await self._pause(row.table_id, Pause.BOT_REMOVED)
+
+    async def topic_gone(self, chat_id: int, thread_id: int, deleted: bool) -> None:
+        """The table's forum topic was closed (or deleted): its game waits, as
+        when the bot is removed, until the topic is open again."""
+        row = await repo.live_table(self.ctx.db, chat_id, thread_id)
+        if row is not None and thread_id:
+            await self._pause(row.table_id, Pause.TOPIC_DELETED if deleted else Pause.TOPIC_CLOSED)
+
+    async def _pause(self, table_id: int, reason: Pause) -> None:
+        async with self.reg.lock(table_id):
+            live = await self.reg.get(table_id)
+            if live is None or live.status != "playing" or live.paused >= reason:
                 return
-            live.paused = True
+            before = live.paused
+            live.paused = reason
             try:
                 async with self.ctx.db.tx() as conn:
-                    await repo.update_table(conn, live.table_id, paused=1)
+                    await repo.update_table(conn, live.table_id, paused=int(reason))
                     await self.play.schedule(conn, live)
-                    await self._tell_players(conn, live, "paused-private")
+                    if not before:
+                        await self._tell_players(conn, live, pause_key(reason))
             except BaseException:
-                live.paused = False
+                live.paused = before
                 raise
-        log.info("table %s paused: the bot was removed from chat %s", live.table_id, chat_id)
+        log.info("table %s paused (%s) in chat %s", live.table_id, reason.name, live.chat_id)
         self.play.on_change()
 
     async def bot_added(self, chat_id: int) -> None:
         """Added back: a paused game goes on from where it stopped, with a fresh
         table message at the bottom of the chat; an open table is shown again."""
-        live = await self.reg.live_in_chat(chat_id)
-        if live is None:
-            return
-        async with self.reg.lock(live.table_id):
-            live = await self.reg.get(live.table_id)
+        for row in await repo.live_tables_in_chat(self.ctx.db, chat_id):
+            await self._resume(row.table_id, "resumed-note", fresh=True)
+
+    async def topic_reopened(self, chat_id: int, thread_id: int) -> None:
+        """The table's topic is open again: its game goes on."""
+        row = await repo.live_table(self.ctx.db, chat_id, thread_id)
+        if row is not None and thread_id:
+            await self._resume(row.table_id, "resumed-topic-note", fresh=False)
+
+    async def _resume(self, table_id: int, note: str, *, fresh: bool) -> None:
+        """A paused game goes on; ``fresh``: the table message is posted anew
+        (the old one may be gone with the bot's removal)."""
+        async with self.reg.lock(table_id):
+            live = await self.reg.get(table_id)
             if live is None or live.status not in ("open", "playing"):
                 return
-            resumed = live.paused
-            live.paused = False
+            before = live.paused
+            if not before and not fresh:
+                return
+            live.paused = Pause.NONE
             try:
                 async with self.ctx.db.tx() as conn:
-                    await forget_key(conn, render.table_key(live.table_id))
-                    if resumed:
+                    if fresh:
+                        await forget_key(conn, render.table_key(live.table_id))
+                    if before:
                         await repo.update_table(conn, live.table_id, paused=0)
                         await self.play.schedule(conn, live)
                         tr = self.reg.tr_group(live)
-                        await render.group_note(conn, live, tr("resumed-note"))
+                        await render.group_note(conn, live, tr(note))
                         await self._tell_players(conn, live, "resumed-private")
                     await render.table_message(
                         conn, self.reg, live, live.table_id in self._options_open
                     )
             except BaseException:
-                live.paused = resumed
+                live.paused = before
                 raise
         self.play.on_change()
-        if resumed:
-            log.info("table %s resumed in chat %s", live.table_id, chat_id)
+        if before:
+            log.info("table %s resumed in chat %s", live.table_id, live.chat_id)
             self.play.kick(live.table_id)
 
     async def _tell_players(self, conn: Conn, live: LiveTable, key: str) -> None:
@@ -411,7 +474,7 @@ class TableService:
         from Telegram, or from :meth:`migrated`): the tables follow, cached and
         stored, and the table message is shown in the new chat, since the old
         chat's messages cannot be edited there. Called again for the same move
-        (another call to the old id), it only shows the table message again."""
+        (another call to the old id), it edits that one message, never a second."""
         async with self.ctx.db.tx() as conn:
             await repo.move_tables_to_chat(conn, old, new)
         for table_id in self.reg.cached_in_chat(old):
@@ -419,16 +482,15 @@ class TableService:
                 live = self.reg.cached(table_id)
                 if live is not None and live.chat_id == old:
                     live.chat_id = new
-        live = await self.reg.live_in_chat(new)
-        if live is None:
-            return
-        async with self.reg.lock(live.table_id):
-            live = await self.reg.get(live.table_id)
-            if live is None or live.chat_id != new or live.status not in ("open", "playing"):
-                return
-            async with self.ctx.db.tx() as conn:
-                await forget_key(conn, render.table_key(live.table_id))
-                await render.table_message(
-                    conn, self.reg, live, live.table_id in self._options_open
-                )
+        for row in await repo.live_tables_in_chat(self.ctx.db, new):
+            async with self.reg.lock(row.table_id):
+                live = await self.reg.get(row.table_id)
+                if live is None or live.chat_id != new or live.status not in ("open", "playing"):
+                    continue
+                async with self.ctx.db.tx() as conn:
+                    # The old chat's message is forgotten (queue.move_chat): this
+                    # sends it in the new chat the first time, then edits it.
+                    await render.table_message(
+                        conn, self.reg, live, live.table_id in self._options_open
+                    )
         self.play.on_change()

@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
 
-from bot.i18n import esc
 from bot.model import HintAnswer, LiveTable, TableStatus, rules_from_json
-from bot.services.errors import UserError
+from bot.services.errors import UserError, paused_error
 from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.storage import repo_teaching
@@ -101,7 +100,7 @@ class TeachService:
         if not live.hints:
             raise UserError("err-hints-off")
         if live.paused:
-            raise UserError("err-paused", group=esc(live.chat_title))
+            raise paused_error(live)
         g = live.game
         if seq != live.seq or g.finished or g.to_move != seat or seat in live.away:
             raise UserError("err-stale")

@@ -275,6 +275,18 @@ _M11: tuple[Step, ...] = (
 # message sent before it is old news and does not mark them blocked again.
 _M12: tuple[Step, ...] = ("ALTER TABLE users ADD COLUMN started_at REAL NOT NULL DEFAULT 0",)
 
+# 13: forum topics: a table lives in one topic of a group (0: the group itself,
+# or General), and each topic may hold a live table of its own. ``paused``
+# now says why a game waits (bot.model.Pause; 1 was "the bot was removed").
+_M13: tuple[Step, ...] = (
+    "ALTER TABLE tables ADD COLUMN thread_id INTEGER NOT NULL DEFAULT 0",
+    "DROP INDEX one_live_table_per_chat",
+    """
+    CREATE UNIQUE INDEX one_live_table_per_topic ON tables(chat_id, thread_id)
+        WHERE status IN ('open', 'playing')
+    """,
+)
+
 MIGRATIONS: list[Sequence[Step]] = [
     _M1,
     _M2,
@@ -288,6 +300,7 @@ MIGRATIONS: list[Sequence[Step]] = [
     _M10,
     _M11,
     _M12,
+    _M13,
 ]
 
 

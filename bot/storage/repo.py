@@ -38,8 +38,9 @@ class TableRow:
     players: int
     lang: str
     pace: int
-    paused: bool
+    paused: int  # a Pause: why the game waits (0: it does not)
     hints: bool = False  # the table option «Подсказки»
+    thread_id: int = 0  # the forum topic the table lives in (0: none, or General)
 
 
 @dataclass(slots=True)
@@ -156,16 +157,28 @@ def _table(row: sqlite3.Row) -> TableRow:
         row["players"],
         row["lang"],
         row["pace"],
-        bool(row["paused"]),
+        int(row["paused"]),
         bool(row["hints"]),
+        int(row["thread_id"]),
     )
 
 
-async def live_table(db: Database, chat_id: int) -> TableRow | None:
+async def live_table(db: Database, chat_id: int, thread_id: int = 0) -> TableRow | None:
+    """The open or running table of a group's topic (0: the group itself, or General)."""
     row = await db.fetchone(
-        "SELECT * FROM tables WHERE chat_id=? AND status IN ('open','playing')", (chat_id,)
+        "SELECT * FROM tables WHERE chat_id=? AND thread_id=? AND status IN ('open','playing')",
+        (chat_id, thread_id),
     )
     return _table(row) if row else None
+
+
+async def live_tables_in_chat(db: Database, chat_id: int) -> list[TableRow]:
+    """Every open or running table of a group, whichever its topic."""
+    rows = await db.fetchall(
+        "SELECT * FROM tables WHERE chat_id=? AND status IN ('open','playing') ORDER BY table_id",
+        (chat_id,),
+    )
+    return [_table(r) for r in rows]
 
 
 async def get_table(db: Database, table_id: int) -> TableRow | None:
@@ -197,13 +210,14 @@ async def create_table(
     rules_json: str,
     players: int,
     lang: str,
+    thread_id: int = 0,
 ) -> int:
     now = time.time()
     table_id = await insert(
         conn,
-        "INSERT INTO tables(chat_id, chat_title, creator_id, status, rules_json, players, lang,"
-        " created_at, updated_at) VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?)",
-        (chat_id, title, creator_id, rules_json, players, lang, now, now),
+        "INSERT INTO tables(chat_id, thread_id, chat_title, creator_id, status, rules_json,"
+        " players, lang, created_at, updated_at) VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?, ?)",
+        (chat_id, thread_id, title, creator_id, rules_json, players, lang, now, now),
     )
     for seat in range(players):
         await execute(conn, "INSERT INTO seats(table_id, seat) VALUES (?, ?)", (table_id, seat))
@@ -313,6 +327,14 @@ async def last_game(db: Database, table_id: int) -> GameRow | None:
 async def game_actions(db: Database, game_id: int) -> list[int]:
     rows = await db.fetchall("SELECT action FROM actions WHERE game_id=? ORDER BY seq", (game_id,))
     return [r["action"] for r in rows]
+
+
+async def action_at(db: Database, game_id: int, seq: int) -> tuple[int, int, int | None] | None:
+    """(seat, action, by_user) of move ``seq`` of a game, if it was made."""
+    row = await db.fetchone(
+        "SELECT seat, action, by_user FROM actions WHERE game_id=? AND seq=?", (game_id, seq)
+    )
+    return None if row is None else (row["seat"], row["action"], row["by_user"])
 
 
 async def append_action(
@@ -462,12 +484,16 @@ async def save_results(
         )
 
 
-async def finished_games(db: Database, chat_id: int, limit: int = 5) -> list[sqlite3.Row]:
+async def finished_games(
+    db: Database, chat_id: int, thread_id: int = 0, limit: int = 5
+) -> list[sqlite3.Row]:
+    """The last games finished at the tables of a group's topic."""
     return await db.fetchall(
         "SELECT g.game_id, g.table_id, g.winner, g.totals_json, g.finished_at, g.rules_json"
         " FROM games g JOIN tables t ON t.table_id=g.table_id"
-        " WHERE t.chat_id=? AND g.status='finished' ORDER BY g.game_id DESC LIMIT ?",
-        (chat_id, limit),
+        " WHERE t.chat_id=? AND t.thread_id=? AND g.status='finished'"
+        " ORDER BY g.game_id DESC LIMIT ?",
+        (chat_id, thread_id, limit),
     )
 
 
@@ -482,12 +508,14 @@ async def user_stats(db: Database, user_id: int) -> sqlite3.Row | None:
     )
 
 
-async def latest_table(db: Database, chat_id: int) -> TableRow | None:
-    """The live table of a chat, else the most recent one (finished games stay readable)."""
+async def latest_table(db: Database, chat_id: int, thread_id: int = 0) -> TableRow | None:
+    """The live table of a group's topic, else its most recent one (finished
+    games stay readable)."""
     row = await db.fetchone(
-        "SELECT * FROM tables WHERE chat_id=? AND status IN ('open','playing','finished')"
+        "SELECT * FROM tables WHERE chat_id=? AND thread_id=?"
+        " AND status IN ('open','playing','finished')"
         " ORDER BY (status IN ('open','playing')) DESC, table_id DESC LIMIT 1",
-        (chat_id,),
+        (chat_id, thread_id),
     )
     return _table(row) if row else None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from bot.i18n import esc
@@ -93,12 +94,11 @@ def sheet_block(tr: Tr, table: LiveTable, v: PublicView) -> str:
         rows.append(row)
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     text = "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows)
-    return tr("sheet-block", sheet=esc(text), legend=tr("sheet-legend"))
+    # Names in it are isolated already (side_name); the block is only escaped.
+    return tr("sheet-block", sheet=html.escape(text, quote=False), legend=tr("sheet-legend"))
 
 
 def _short(name: str, limit: int = 14) -> str:
-    import html
-
     raw = html.unescape(name)
     return raw if len(raw) <= limit else raw[: limit - 1] + "…"
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.i18n import esc
-from bot.model import LiveTable, TableStatus
+from bot.model import LiveTable, TableStatus, paused_key
 from bot.pace import is_daily
 from bot.views.common import Tr, bid_text, player_name, seat_name
 from bot.views.hand import blind_pending
@@ -72,7 +72,7 @@ def public_state(tr: Tr, live: LiveTable) -> dict[str, Any]:
         "game": live.game_id,
         "seq": live.seq,
         "status": str(live.status),
-        "paused": live.paused,
+        "paused": bool(live.paused),
         "players": n,
         "phase": str(v.phase),
         "hand_no": v.hand_no,
@@ -218,7 +218,7 @@ def _lines(
         assert v.winner is not None
         out["status"] = plain(tr("table-winner", winner=side_names[v.winner]))
     elif live.paused:
-        out["status"] = plain(tr("err-paused", group=esc(live.chat_title)))
+        out["status"] = plain(tr(paused_key(live), group=esc(live.chat_title)))
     elif not on:
         out["status"] = plain(tr("hand-game-over"))
     else:

@@ -2,6 +2,7 @@
 
 welcome = Hi, { $name }! I host Spades in group chats. Add me to a group and type /newgame there — friends sit down with buttons, empty seats are taken by the club player. Your cards come here, to this private chat.
 joined = ✅ You are seated at the table in “{ $group }”. Your cards will come here when the creator starts the game.
+newgame-no-creator = The table was opened on behalf of the group: anyone who sits down, or an admin, can start the game. To make the table yours, send /newgame as yourself.
 newgame-in-group = Tables are opened in groups: add me to a group with friends and type /newgame there.
 left-open = You stood up from the table.
 left-game = You left the game — the club player plays for you.
@@ -20,6 +21,7 @@ help =
 
 err-generic = Something went wrong. Please try again.
 err-stale = This button is out of date.
+err-move-made = ✅ This move is already made.
 err-not-at-table = You are not seated at this table.
 err-not-creator = Only the table's creator can do that.
 err-table-exists = This group already has a table — here it is.
@@ -48,8 +50,16 @@ err-spades_not_broken = Spades cannot be led until they are broken.
 err-bad_exchange = That exchange is not possible.
 err-bad_deal = Invalid deal.
 err-bad_record = Invalid game record.
+err-press-late = ⚠️ Your press did not go through: { $reason }
 err-too-fast = Not so fast 🙂
 err-paused = The game is paused: the bot was removed from “{ $group }”. Add it back and the game goes on.
 paused-private = ⏸ The game in “{ $group }” is paused: the bot was removed from the group. When it is added back, the game goes on from the same place.
 resumed-note = ▶️ The bot is back in the group — the game goes on from the same place.
 resumed-private = ▶️ The game in “{ $group }” goes on.
+err-paused-topic = The game is paused: the topic “{ $group }” was closed. It goes on once the topic is reopened.
+err-paused-topic-deleted = The game is paused: the topic “{ $group }” was deleted. Open a new table with /newgame.
+paused-topic-private = ⏸ The game in “{ $group }” is paused: the topic was closed. Once it is reopened, the game goes on where it stopped.
+paused-topic-deleted-private = ⏸ The game in “{ $group }” has stopped: the topic was deleted. The score is kept; /newgame in any topic opens a new table.
+resumed-topic-note = ▶️ The topic is open again — the game goes on where it stopped.
+err-not-seated = Someone seated at the table or a group admin can do that.
+err-write-as-yourself = Send this command as yourself, not on behalf of the group or a channel.

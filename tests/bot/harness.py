@@ -171,6 +171,7 @@ class Table:
     fake: FakeTelegram
     group: int
     users: list[FakeUser]
+    thread: int | None = None  # the forum topic the table lives in (None: the whole chat)
 
     def table_message(self) -> FakeMessage:
         found = self.find_table_message()
@@ -179,7 +180,7 @@ class Table:
         return found
 
     def find_table_message(self) -> FakeMessage | None:
-        for m in reversed(self.fake.chat_messages(self.group)):
+        for m in reversed(self.fake.chat_messages(self.group, thread=self.thread)):
             if any((b.value or "").startswith("t:") for b in m.buttons()) or "🃏" in m.text:
                 return m
         return None

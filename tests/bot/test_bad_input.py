@@ -55,7 +55,9 @@ async def test_double_press_applies_once(game) -> None:
     answers = await asyncio.gather(first.answer(), second.answer())
     await fake.wait_idle(quiet=0.05)
     texts = sorted(a["text"] or "" for a in answers)
-    assert texts[0] == "" and "устарела" in texts[1]
+    # The second press of the same move: told it stands (a press handled
+    # again after a restart is answered the same way).
+    assert texts[0] == "" and "уже принят" in texts[1]
     # Exactly one move by this person (computer seats may have moved after it).
     con = sqlite3.connect(db)
     mine = con.execute(

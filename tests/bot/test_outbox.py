@@ -522,7 +522,8 @@ async def test_bad_request_fails_row_without_logging_text(
 async def test_group_migration_moves_the_outbox_rows_and_tells_the_services(
     db: Database, bot: Bot, fake: FakeTelegram, ftime: FakeTime
 ) -> None:
-    """The outbox moves only what is its own (pending rows, remembered messages);
+    """The outbox moves only what is its own (pending rows; the old chat's messages
+    are forgotten, as they cannot be edited through the new id);
     the table's chat id is the services' to move, in ``on_migrated``."""
     migrated: list[tuple[int, int]] = []
 

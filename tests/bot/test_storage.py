@@ -63,7 +63,7 @@ async def test_open_sets_pragmas_and_schema(db: Database) -> None:
     assert await _scalar(db, "PRAGMA user_version") == len(MIGRATIONS)
     names = {name for name, _ in await _schema(db)}
     assert names >= TABLES
-    assert {"one_live_table_per_chat", "one_seat_per_user", "outbox_pending"} <= names
+    assert {"one_live_table_per_topic", "one_seat_per_user", "outbox_pending"} <= names
     assert "state_json" not in await _columns(db, "games")
 
 

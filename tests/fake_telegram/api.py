@@ -284,6 +284,42 @@ class BotApi:
             raise bad_request(errors.REPLY_NOT_FOUND)
         return target
 
+    def send_target(
+        self, chat: FakeChat, params: dict[str, Any]
+    ) -> tuple[int | None, FakeMessage | None]:
+        """Where a new message goes: ``(forum topic or None for General, replied message)``.
+
+        In a forum, ``message_thread_id`` must name a live topic ("message
+        thread not found" otherwise: a deleted topic, General's id 1, the root
+        of a reply thread) that is open (``TOPIC_CLOSED``; admins with
+        can_manage_topics may still write there, a right this fake never
+        gives the bot).  Without it, a reply goes into the replied message's
+        topic, as Telegram infers it.  Outside forums ``message_thread_id``
+        is ignored.  A reply to a message of another topic than the one named
+        is kept as a plain reply (Telegram would show it as ``external_reply``).
+        """
+        thread_id: int | None = None
+        raw = params.get("message_thread_id")
+        explicit = chat.is_forum and raw not in (None, "", 0)
+        if explicit:
+            topic = chat.topics.get(raw) if isinstance(raw, int) else None
+            if topic is None or topic.deleted:
+                raise bad_request(errors.THREAD_NOT_FOUND)
+            if topic.closed:
+                raise bad_request(errors.TOPIC_CLOSED)
+            thread_id = topic.thread_id
+        reply_to = self.reply_target(chat, params)
+        if (
+            not explicit
+            and reply_to is not None
+            and reply_to.chat is chat
+            and reply_to.thread_id is not None
+        ):
+            if chat.topics[reply_to.thread_id].closed:
+                raise bad_request(errors.TOPIC_CLOSED)
+            thread_id = reply_to.thread_id
+        return thread_id, reply_to
+
     def user_id_param(self, params: dict[str, Any]) -> int:
         value = params.get("user_id")
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:

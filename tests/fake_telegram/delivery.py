@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import aiohttp
@@ -25,6 +27,32 @@ class UpdateDelivery(ServerState):
         #: Seconds before a failed webhook delivery is tried again.
         self.webhook_retry = 0.2
         self.webhook_last_error: str | None = None
+        self._updates_held = 0
+
+    @contextmanager
+    def hold_updates(self) -> Iterator[None]:
+        """Deliver nothing while inside; on leaving, everything queued meanwhile
+        goes out together, in ONE getUpdates answer (up to its ``limit``).
+
+        Updates queued back to back usually share a batch anyway, but only
+        by timing; this makes "two /newgame in one batch" certain::
+
+            with fake.hold_updates():
+                await fake.send_text(alice, GROUP, "/newgame")
+                await fake.send_text(bob, GROUP, "/newgame")
+
+        (Do not ``wait_idle`` inside: the held updates keep the bot busy.)
+        """
+        self._updates_held += 1
+        try:
+            yield
+        finally:
+            self._updates_held -= 1
+            self._notify()
+
+    @property
+    def _deliverable(self) -> bool:
+        return bool(self.world.updates) and not self._updates_held
 
     async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
         """Long polling: answer at once if updates wait, else when one arrives or time is up.
@@ -51,7 +79,7 @@ class UpdateDelivery(ServerState):
         while True:
             if generation != self._poll_generation:
                 raise ApiError(409, errors.GET_UPDATES_CONFLICT)
-            if self.world.updates:
+            if self._deliverable:
                 self._last_activity = loop.time()
                 return self.world.updates[:limit]
             remaining = deadline - loop.time()
@@ -70,7 +98,7 @@ class UpdateDelivery(ServerState):
         async with aiohttp.ClientSession() as session:
             while not self._closing.is_set():
                 hook = self.world.webhook
-                if hook is None or not self.world.updates:
+                if hook is None or not self._deliverable:
                     await self._wait_change(0.05)
                     continue
                 update = self.world.updates[0]

@@ -1,5 +1,6 @@
 """Tests acting as Telegram users: creating users and groups, writing in a
-chat, pressing the bot's buttons (or forging presses)."""
+chat (as oneself, as an anonymous admin, as a channel), pressing the bot's
+buttons (or forging presses)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from .memberships import Memberships
 from .models import (
+    ADMINS,
     PRESENT,
     FakeChat,
     FakeMessage,
@@ -17,6 +19,8 @@ from .models import (
     PendingCallback,
 )
 from .queries import Queries
+from .topics import Topics
+from .world import SUPERGROUP_ID_LIMIT
 
 
 class CallbackPress:
@@ -55,7 +59,7 @@ class CallbackPress:
             ) from None
 
 
-class Driving(Memberships, Queries):
+class Driving(Memberships, Topics, Queries):
     """Users and groups, messages and button presses, as a test plays them."""
 
     # ------------------------------------------------------------- the world
@@ -89,12 +93,15 @@ class Driving(Memberships, Queries):
         *,
         bot_status: MemberStatus = "member",
         username: str | None = None,
+        forum: bool = False,
     ) -> FakeChat:
         """A group the bot is already in (no update queued): the first admin is its creator.
 
         Basic group ids are small negatives (-4001); supergroup ids start with
         -100 (-1001234567890).  ``bot_status="administrator"`` lifts privacy
-        mode and allows pinning and deleting others' messages.
+        mode and allows pinning and deleting others' messages.  ``forum=True``
+        (supergroups only) makes a forum: ``is_forum`` in its Chat, topics
+        made with ``create_topic``.
         """
         chat = FakeChat(
             id=chat_id,
@@ -102,6 +109,7 @@ class Driving(Memberships, Queries):
             title=title,
             username=username,
             bot_status=bot_status,
+            is_forum=forum,
         )
         members = [self.world.ensure_known(user) for user in members]
         admins = [self.world.ensure_known(user) for user in admins]
@@ -121,12 +129,20 @@ class Driving(Memberships, Queries):
         text: str,
         *,
         reply_to: int | None = None,
+        thread: int | None = None,
     ) -> dict[str, Any]:
         """``user`` writes ``text`` in a chat; returns the Message dict.
 
         The update is queued only if Telegram would deliver it (privacy mode in
         groups).  Writing in the private chat starts the bot, and un-blocks it
         if needed, as the Telegram app's "Restart" button does.
+
+        In a forum, ``thread`` (a ``create_topic`` id) writes in that topic:
+        the message carries ``message_thread_id``, ``is_topic_message`` and,
+        unless it answers ``reply_to``, a ``reply_to_message`` that is the
+        topic's ``forum_topic_created`` message, exactly as Telegram sends it.
+        A reply to a message in a topic is written in that topic.  Without
+        either the message is in General.  Only admins write in a closed topic.
         """
         self.world.ensure_known(user)
         chat = self.world.chat(chat_id)
@@ -141,15 +157,111 @@ class Driving(Memberships, Queries):
                 raise AssertionError(f"group {chat.id} was migrated to {chat.migrated_to}")
             if chat.members.get(user.id) not in PRESENT:
                 raise AssertionError(f"user {user.id} is not a member of {chat.id}")
+        thread_id, target = self._place(
+            chat, thread, reply_to, admin=chat.members.get(user.id) in ADMINS
+        )
+        payload = self.world.user_message(user, chat, text, reply_to=target, thread_id=thread_id)
+        self._bump()
+        await asyncio.sleep(0)
+        return payload
+
+    async def send_as_group(
+        self,
+        admin: FakeUser,
+        chat_id: int,
+        text: str,
+        *,
+        thread: int | None = None,
+        reply_to: int | None = None,
+        author_signature: str | None = None,
+    ) -> dict[str, Any]:
+        """An admin posts anonymously, on behalf of the group; returns the Message dict.
+
+        ``from`` is @GroupAnonymousBot (1087968824), ``sender_chat`` the group
+        itself, ``author_signature`` the admin's custom title if given.  Only
+        supergroups have anonymous admins (turning anonymity on upgrades a
+        basic group).  Delivery follows privacy mode like a user's message;
+        ``thread`` and ``reply_to`` as in ``send_text``.
+        """
+        self.world.ensure_known(admin)
+        chat = self.world.chat(chat_id)
+        if chat.type != "supergroup":
+            raise AssertionError(f"chat {chat_id} is not a supergroup: no anonymous admins there")
+        if chat.members.get(admin.id) not in ADMINS:
+            raise AssertionError(f"user {admin.id} is not an admin of {chat_id}")
+        thread_id, target = self._place(chat, thread, reply_to, admin=True)
+        payload = self.world.user_message(
+            self.world.group_anonymous_bot,
+            chat,
+            text,
+            reply_to=target,
+            thread_id=thread_id,
+            sender_chat=chat.to_api(),
+            author_signature=author_signature,
+        )
+        self._bump()
+        await asyncio.sleep(0)
+        return payload
+
+    async def send_as_channel(
+        self,
+        channel_id: int,
+        channel_title: str,
+        chat_id: int,
+        text: str,
+        *,
+        thread: int | None = None,
+        reply_to: int | None = None,
+    ) -> dict[str, Any]:
+        """Someone posts in a supergroup on behalf of their channel; returns the Message dict.
+
+        ``from`` is @Channel_Bot (136817688), ``sender_chat`` the channel
+        (``{"id": channel_id, "type": "channel", "title": channel_title}``;
+        channel ids look like supergroup ids, -100…).  Delivery follows
+        privacy mode like a user's message; ``thread`` and ``reply_to`` as in
+        ``send_text`` (a channel is no admin: closed topics are shut to it).
+        """
+        if not (channel_id <= SUPERGROUP_ID_LIMIT and str(channel_id).startswith("-100")):
+            raise AssertionError(f"channel ids look like -100xxxxxxxxxx, got {channel_id}")
+        chat = self.world.chat(chat_id)
+        if chat.type != "supergroup":
+            raise AssertionError(f"chat {chat_id} is not a supergroup: channels cannot post there")
+        thread_id, target = self._place(chat, thread, reply_to, admin=False)
+        payload = self.world.user_message(
+            self.world.channel_bot,
+            chat,
+            text,
+            reply_to=target,
+            thread_id=thread_id,
+            sender_chat={"id": channel_id, "type": "channel", "title": channel_title},
+        )
+        self._bump()
+        await asyncio.sleep(0)
+        return payload
+
+    def _place(
+        self, chat: FakeChat, thread: int | None, reply_to: int | None, *, admin: bool
+    ) -> tuple[int | None, FakeMessage | None]:
+        """``(topic, replied message)`` of a message written in ``chat``, or
+        AssertionError where a Telegram app would not let one write it."""
         target = None
         if reply_to is not None:
             target = chat.messages.get(reply_to)
             if target is None:
                 raise AssertionError(f"no message {reply_to} in chat {chat.id} to reply to")
-        payload = self.world.user_message(user, chat, text, reply_to=target)
-        self._bump()
-        await asyncio.sleep(0)
-        return payload
+        if thread is not None:
+            if not chat.is_forum:
+                raise AssertionError(f"chat {chat.id} is not a forum: no topic {thread}")
+            topic = chat.topics.get(thread)
+            if topic is None or topic.deleted:
+                raise AssertionError(f"chat {chat.id} has no topic {thread}")
+            if target is not None and target.thread_id != thread:
+                raise AssertionError(f"message {reply_to} is not in topic {thread}")
+        elif target is not None:
+            thread = target.thread_id
+        if thread is not None and chat.topics[thread].closed and not admin:
+            raise AssertionError(f"topic {thread} of chat {chat.id} is closed: only admins write")
+        return thread, target
 
     async def start_bot(self, user: FakeUser, payload: str | None = None) -> dict[str, Any]:
         """``/start`` (or ``/start <payload>``, a deep link) in the private chat."""

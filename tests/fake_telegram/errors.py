@@ -51,6 +51,10 @@ NO_ADMINS_IN_PRIVATE = "Bad Request: there are no administrators in the private 
 USER_NOT_FOUND = "Bad Request: user not found"
 INVALID_USER_ID = "Bad Request: invalid user_id specified"
 BOT_COMMAND_INVALID = "Bad Request: BOT_COMMAND_INVALID"
+# A message_thread_id that names no live forum topic (a deleted one, General's
+# id 1, a reply thread's root in a forum), and a topic only admins may write in.
+THREAD_NOT_FOUND = "Bad Request: message thread not found"
+TOPIC_CLOSED = "Bad Request: TOPIC_CLOSED"
 UPGRADED_TO_SUPERGROUP = "Bad Request: group chat was upgraded to a supergroup chat"
 CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
 BLOCKED_BY_USER = "Forbidden: bot was blocked by the user"

@@ -3,6 +3,8 @@ from a group, people joining and leaving, a group becoming a supergroup."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from .models import PRESENT, FakeChat, FakeUser, MemberStatus
 from .state import ServerState
 from .world import SUPERGROUP_ID_LIMIT
@@ -84,13 +86,23 @@ class Memberships(ServerState):
         chat_id: int,
         new_chat_id: int | None = None,
         by_user: FakeUser | None = None,
+        *,
+        announce: Literal["now", "after_refusal"] = "now",
     ) -> int:
         """Upgrade a basic group to a supergroup; returns the new chat id.
 
         Queues ``migrate_to_chat_id`` in the old chat and
         ``migrate_from_chat_id`` in the new one; afterwards every call to the
         old id answers 400 with ``parameters.migrate_to_chat_id``.
+
+        ``announce="after_refusal"`` keeps those two updates back (the
+        messages exist at once) until the bot's first call to the old id has
+        been refused: the bot then learns of the move from the refusal before
+        the service messages reach it.  ``announce_migration`` releases them
+        earlier.
         """
+        if announce not in ("now", "after_refusal"):
+            raise ValueError(f"announce is 'now' or 'after_refusal', not {announce!r}")
         old = self.world.chat(chat_id)
         if old.type != "group" or old.migrated_to is not None:
             raise AssertionError(f"chat {chat_id} is not a basic group that can be upgraded")
@@ -106,11 +118,25 @@ class Memberships(ServerState):
             migrated_from=old.id,
         )
         self.world.add_chat(new)
-        self.world.service_message(old, actor, {"migrate_to_chat_id": new_id})
+        deliver = announce == "now"
+        moved_to = self.world.service_message(
+            old, actor, {"migrate_to_chat_id": new_id}, deliver=deliver
+        )
         old.migrated_to = new_id
-        self.world.service_message(new, actor, {"migrate_from_chat_id": old.id})
+        moved_from = self.world.service_message(
+            new, actor, {"migrate_from_chat_id": old.id}, deliver=deliver
+        )
+        if not deliver and new.bot_status in PRESENT:
+            for payload in (moved_to, moved_from):
+                self.world.hold_until_refused(old, "message", payload)
         self._bump()
         return new_id
+
+    def announce_migration(self, chat_id: int) -> None:
+        """Queue the service messages of ``migrate_group(chat_id, announce="after_refusal")``
+        now, without waiting for a refused call."""
+        self.world.release_held(self.world.chat(chat_id).id)
+        self._bump()
 
     def _by_user(self, chat: FakeChat, by_user: FakeUser | None) -> FakeUser:
         """Who acts when the test does not say: the group's creator, else any member."""

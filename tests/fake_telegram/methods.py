@@ -79,7 +79,7 @@ def send_message(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
     text, entities, raw, parse_mode = api.prepare_text(params, editing=False)
     markup = api.prepare_markup(params.get("reply_markup"), inline_only=False)
     chat = api.world.access(params.get("chat_id"), write=True)
-    reply_to = api.reply_target(chat, params)
+    thread_id, reply_to = api.send_target(chat, params)
     message = api.world.add_message(
         chat,
         api.world.bot,
@@ -89,6 +89,7 @@ def send_message(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
         entities=entities,
         reply_markup=markup,
         reply_to=reply_to,
+        thread_id=thread_id,
     )
     return message.to_api()
 
@@ -101,8 +102,14 @@ MAX_CAPTION = 1024
 
 @api_method("sendPhoto")
 def send_photo(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
-    """An uploaded picture (multipart, as Telegram needs for a new file) with a caption."""
+    """An uploaded picture (multipart, as Telegram needs for a new file) with a caption.
+
+    The file is the ``photo`` part itself, or the part ``photo`` names as
+    ``attach://<part>`` (how aiogram uploads it).
+    """
     photo = params.get("photo")
+    if isinstance(photo, str) and photo.startswith("attach://"):
+        photo = params.get(photo.removeprefix("attach://"))
     if not isinstance(photo, bytes) or not photo:
         raise bad_request(errors.PHOTO_MISSING)
     if len(photo) > MAX_PHOTO_BYTES or not photo.startswith(_IMAGE_SIGNATURES):
@@ -118,7 +125,7 @@ def send_photo(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
             raise bad_request(errors.CAPTION_TOO_LONG)
     markup = api.prepare_markup(params.get("reply_markup"), inline_only=False)
     chat = api.world.access(params.get("chat_id"), write=True)
-    reply_to = api.reply_target(chat, params)
+    thread_id, reply_to = api.send_target(chat, params)
     message = api.world.add_message(
         chat,
         api.world.bot,
@@ -128,6 +135,7 @@ def send_photo(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
         entities=entities,
         reply_markup=markup,
         reply_to=reply_to,
+        thread_id=thread_id,
     )
     message.photo = photo
     return message.to_api()
@@ -168,7 +176,9 @@ def delete_message(api: BotApi, params: dict[str, Any]) -> bool:
         raise bad_request(errors.DELETE_NOT_FOUND)
     too_old = api.world.now() - message.date > DELETE_WINDOW
     foreign_in_group = not message.from_bot and chat.is_group and not api.world.bot_is_admin(chat)
-    if too_old or foreign_in_group:
+    # A topic's first message goes only with the whole topic (deleteForumTopic).
+    opens_topic = message.message_id in chat.topics
+    if too_old or foreign_in_group or opens_topic:
         raise bad_request(errors.CANT_DELETE)
     message.deleted = True
     del chat.messages[message.message_id]
@@ -258,9 +268,15 @@ def get_chat(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
 
 @api_method("getChatMember")
 def get_chat_member(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
+    """The member's status; @GroupAnonymousBot and @Channel_Bot are ``left``.
+
+    Those two only stand in ``from`` for an anonymous admin and a channel;
+    they are not members of the group, and asked about them Telegram answers
+    as for any known user outside the chat: ChatMemberLeft.
+    """
     chat = api.world.access(params.get("chat_id"), write=False)
     user_id = api.user_id_param(params)
-    user = api.world.bot if user_id == api.world.bot.id else api.world.users.get(user_id)
+    user = api.world.known_user(user_id)
     if user is None:
         raise bad_request(errors.USER_NOT_FOUND)
     return api.world.member_object(user, api.world.member_status(chat, user_id))

@@ -21,6 +21,15 @@ FaultKind = Literal["429", "500", "502", "502_html", "timeout", "drop"]
 
 #: Statuses with which a user (or the bot) sees the chat and may act in it.
 PRESENT = frozenset({"creator", "administrator", "member"})
+#: Statuses of a group's administrators (who may post anonymously, write in closed topics).
+ADMINS = frozenset({"creator", "administrator"})
+
+#: The accounts Telegram puts in ``from`` of messages that are not signed by a
+#: user: an anonymous group admin's, and a channel's posting in a group.
+GROUP_ANONYMOUS_BOT_ID = 1087968824
+CHANNEL_BOT_ID = 136817688
+#: The six colours Telegram's apps offer for a new topic's icon (RGB).
+TOPIC_ICON_COLORS = (0x6FB9F0, 0xFFD67E, 0xCB86DB, 0x8EEE98, 0xFF93B2, 0xFB6F5F)
 
 
 @dataclass(eq=False)
@@ -53,6 +62,28 @@ class FakeUser:
         return data
 
 
+def group_anonymous_bot() -> FakeUser:
+    """@GroupAnonymousBot: ``from`` of every message an admin posts anonymously."""
+    return FakeUser(
+        id=GROUP_ANONYMOUS_BOT_ID,
+        first_name="Group",
+        username="GroupAnonymousBot",
+        language_code=None,
+        is_bot=True,
+    )
+
+
+def channel_bot() -> FakeUser:
+    """@Channel_Bot: ``from`` of every message a channel posts in a group."""
+    return FakeUser(
+        id=CHANNEL_BOT_ID,
+        first_name="Channel",
+        username="Channel_Bot",
+        language_code=None,
+        is_bot=True,
+    )
+
+
 class Button(NamedTuple):
     """An inline button as a test sees it: its label and its callback_data or url."""
 
@@ -78,6 +109,14 @@ class FakeMessage:
     ``html`` is the raw ``text`` argument exactly as the bot sent it (markup
     included, ``None`` for messages written by users); ``text`` is what users
     see, tags stripped and entities unescaped.
+
+    ``thread_id`` is the forum topic the message is in (``None``: General, or
+    a chat without topics).  ``reply_to`` is what the Bot API shows as
+    ``reply_to_message``: in a topic, the topic's ``forum_topic_created``
+    message unless the message answers another one, as Telegram does.
+    ``sender_chat`` / ``author_signature`` are set for a message an admin
+    posted anonymously or a channel posted (``sender`` is then
+    @GroupAnonymousBot or @Channel_Bot).
     """
 
     chat: FakeChat
@@ -97,10 +136,27 @@ class FakeMessage:
     history: list[MessageVersion] = field(default_factory=list)
     # A photo message: the picture's bytes (``text`` then holds its caption).
     photo: bytes | None = None
+    thread_id: int | None = None
+    sender_chat: dict[str, Any] | None = None
+    author_signature: str | None = None
 
     @property
     def from_bot(self) -> bool:
-        return self.sender.is_bot
+        """Sent by the bot under test (not by @GroupAnonymousBot or @Channel_Bot)."""
+        return self.sender.is_bot and self.sender_chat is None
+
+    @property
+    def reply_thread_root(self) -> int:
+        """The root of the reply chain this message is part of (itself if it starts one).
+
+        Outside forum topics a supergroup's replies form threads: the Bot API
+        gives each reply ``message_thread_id`` = the chain's first message,
+        without ``is_topic_message``.
+        """
+        root = self
+        while root.reply_to is not None and root.reply_to.chat is self.chat:
+            root = root.reply_to
+        return root.message_id
 
     @property
     def chat_id(self) -> int:
@@ -126,12 +182,25 @@ class FakeMessage:
 
     def to_api(self, *, with_reply: bool = True) -> dict[str, Any]:
         """The ``Message`` object (``with_reply=False`` for the nested reply_to_message)."""
-        data: dict[str, Any] = {
-            "message_id": self.message_id,
-            "from": self.sender.to_api(),
-            "chat": self.chat.to_api(),
-            "date": self.date,
-        }
+        data: dict[str, Any] = {"message_id": self.message_id}
+        if self.thread_id is not None:
+            data["message_thread_id"] = self.thread_id
+        elif (
+            self.chat.type == "supergroup"
+            and self.reply_to is not None
+            and self.reply_to.chat is self.chat
+        ):
+            # A reply outside topics: its reply thread, without is_topic_message.
+            data["message_thread_id"] = self.reply_thread_root
+        data["from"] = self.sender.to_api()
+        if self.sender_chat is not None:
+            data["sender_chat"] = self.sender_chat
+        data["chat"] = self.chat.to_api()
+        data["date"] = self.date
+        if self.thread_id is not None:
+            data["is_topic_message"] = True
+        if self.author_signature is not None:
+            data["author_signature"] = self.author_signature
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
         if self.reply_to is not None and with_reply:
@@ -161,16 +230,37 @@ class FakeMessage:
         return data
 
     def __repr__(self) -> str:
+        thread = f" thread={self.thread_id}" if self.thread_id is not None else ""
         return (
-            f"<FakeMessage chat={self.chat.id} id={self.message_id} "
+            f"<FakeMessage chat={self.chat.id}{thread} id={self.message_id} "
             f"from={'bot' if self.from_bot else self.sender.id} edits={self.edits} "
             f"text={self.text[:60]!r} buttons={self.buttons()!r}>"
         )
 
 
 @dataclass(eq=False)
+class FakeTopic:
+    """A forum topic; ``thread_id`` is the id of its ``forum_topic_created`` message."""
+
+    thread_id: int
+    name: str
+    icon_color: int
+    creator: FakeUser
+    closed: bool = False
+    deleted: bool = False
+
+    @property
+    def open(self) -> bool:
+        return not (self.closed or self.deleted)
+
+
+@dataclass(eq=False)
 class FakeChat:
-    """A private chat, group or supergroup; ``members`` maps user id to status."""
+    """A private chat, group or supergroup; ``members`` maps user id to status.
+
+    A forum (``is_forum``, supergroups only) keeps its topics in ``topics``,
+    deleted ones included (``topic.deleted``).
+    """
 
     id: int
     type: ChatType
@@ -185,10 +275,19 @@ class FakeChat:
     all_messages: list[FakeMessage] = field(default_factory=list)
     pinned: list[int] = field(default_factory=list)
     next_message_id: int = 1
+    is_forum: bool = False
+    topics: dict[int, FakeTopic] = field(default_factory=dict)
 
     @property
     def is_group(self) -> bool:
         return self.type != "private"
+
+    def topic(self, thread_id: int) -> FakeTopic:
+        """A topic by thread id for test code (deleted ones too)."""
+        try:
+            return self.topics[thread_id]
+        except KeyError:
+            raise AssertionError(f"chat {self.id} has no topic {thread_id}") from None
 
     def to_api(self) -> dict[str, Any]:
         """The ``Chat`` object."""
@@ -203,6 +302,8 @@ class FakeChat:
             data["title"] = self.title
             if self.username:
                 data["username"] = self.username
+            if self.is_forum:
+                data["is_forum"] = True
         return data
 
     def take_message_id(self) -> int:

@@ -6,12 +6,24 @@ from __future__ import annotations
 import asyncio
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Literal, TypeAlias, TypeVar
 
 from .models import Button, CallRecord, CallStats, FakeMessage
 from .state import ServerState
 
 T = TypeVar("T")
+
+#: Which messages of a forum to read: a topic's thread id, "general" for
+#: those outside every topic, or None for the whole chat.
+Thread: TypeAlias = int | Literal["general"] | None
+
+
+def in_thread(message: FakeMessage, thread: Thread) -> bool:
+    if thread is None:
+        return True
+    if thread == "general":
+        return message.thread_id is None
+    return message.thread_id == thread
 
 
 class Queries(ServerState):
@@ -109,20 +121,27 @@ class Queries(ServerState):
         raise AssertionError(f"chat {chat_id} never had message {message_id}")
 
     def chat_messages(
-        self, chat_id: int, *, include_user_messages: bool = False
+        self, chat_id: int, *, include_user_messages: bool = False, thread: Thread = None
     ) -> list[FakeMessage]:
-        """Live messages in send order: the bot's only unless asked for users' too."""
+        """Live messages in send order: the bot's only unless asked for users' too.
+
+        In a forum ``thread`` keeps those of one topic (its thread id) or of
+        General (``"general"``).
+        """
         return [
             message
             for message in self.world.chat(chat_id).messages.values()
-            if include_user_messages or (message.from_bot and not message.service)
+            if (include_user_messages or (message.from_bot and not message.service))
+            and in_thread(message, thread)
         ]
 
     def last_message(
-        self, chat_id: int, *, include_user_messages: bool = False
+        self, chat_id: int, *, include_user_messages: bool = False, thread: Thread = None
     ) -> FakeMessage | None:
-        """The newest live message of the bot (or of anyone) in the chat."""
-        messages = self.chat_messages(chat_id, include_user_messages=include_user_messages)
+        """The newest live message of the bot (or of anyone) in the chat, or in one topic."""
+        messages = self.chat_messages(
+            chat_id, include_user_messages=include_user_messages, thread=thread
+        )
         return messages[-1] if messages else None
 
     def find_button(
@@ -144,12 +163,13 @@ class Queries(ServerState):
             f"on {message!r}"
         )
 
-    def sent_texts(self, chat_id: int) -> list[str]:
-        """Every text the bot sent to the chat, in order, as first sent (edits and deletes ignored)."""
+    def sent_texts(self, chat_id: int, *, thread: Thread = None) -> list[str]:
+        """Every text the bot sent to the chat (or one topic, or ``"general"``), in
+        order, as first sent (edits and deletes ignored)."""
         return [
             message.history[0].text if message.history else message.text
             for message in self.world.chat(chat_id).all_messages
-            if message.from_bot and not message.service
+            if message.from_bot and not message.service and in_thread(message, thread)
         ]
 
     def updates_pending(self) -> int:

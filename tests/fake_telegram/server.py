@@ -15,8 +15,8 @@ It also injects faults (flood waits, 5xx, dropped or hung connections, even
 
 :class:`FakeTelegram` is composed of its parts, one module each: ``state``
 (what they share), ``routes`` (the HTTP server), ``delivery`` (long polling
-and webhooks), ``faults``, ``limits``, ``driving`` and ``memberships`` (tests
-acting as users) and ``queries`` (reading and waiting).
+and webhooks), ``faults``, ``limits``, ``driving``, ``memberships`` and
+``topics`` (tests acting as users) and ``queries`` (reading and waiting).
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 world, the record of the bot's calls, and the signal that wakes waiters.
 
 Each part (``routes``, ``delivery``, ``faults``, ``limits``, ``driving``,
-``memberships``, ``queries``) is a mixin over :class:`ServerState`; those
-that keep state of their own set it up in their own ``__init__``.
+``memberships``, ``topics``, ``queries``) is a mixin over :class:`ServerState`;
+those that keep state of their own set it up in their own ``__init__``.
 """
 
 from __future__ import annotations

@@ -14,7 +14,18 @@ from typing import Any
 from . import errors
 from .errors import bad_request, forbidden
 from .markup import detect_user_entities, leading_command
-from .models import PRESENT, FakeChat, FakeMessage, FakeUser, MemberStatus, PendingCallback
+from .models import (
+    PRESENT,
+    TOPIC_ICON_COLORS,
+    FakeChat,
+    FakeMessage,
+    FakeTopic,
+    FakeUser,
+    MemberStatus,
+    PendingCallback,
+    channel_bot,
+    group_anonymous_bot,
+)
 
 #: Update kinds delivered when the bot never chose (or sent an empty list): Telegram
 #: leaves these three out by default.
@@ -50,6 +61,12 @@ class World:
         self.menu_buttons: dict[int | None, dict[str, Any]] = {}
         # setWebhook's url and secret_token: updates are then POSTed, not polled.
         self.webhook: dict[str, str] | None = None
+        #: The senders of anonymous admins' and channels' messages in groups.
+        self.group_anonymous_bot = group_anonymous_bot()
+        self.channel_bot = channel_bot()
+        #: Updates kept back per chat id until the bot's first call to that
+        #: chat is refused (``migrate_group(..., announce="after_refusal")``).
+        self.held_updates: dict[int, list[tuple[str, dict[str, Any]]]] = {}
 
     # ----------------------------------------------------------------- updates
 
@@ -69,6 +86,15 @@ class World:
         self.on_change()
         return update
 
+    def hold_until_refused(self, chat: FakeChat, kind: str, payload: dict[str, Any]) -> None:
+        """Keep an update back until a call to ``chat`` is refused (see ``access``)."""
+        self.held_updates.setdefault(chat.id, []).append((kind, payload))
+
+    def release_held(self, chat_id: int) -> None:
+        """Queue the updates held back for ``chat_id``, in their order."""
+        for kind, payload in self.held_updates.pop(chat_id, []):
+            self.enqueue(kind, payload)
+
     def confirm(self, offset: int | None) -> None:
         """getUpdates ``offset`` semantics: drop what is confirmed (negative = keep the tail)."""
         if not offset:
@@ -83,7 +109,7 @@ class World:
     def add_user(self, user: FakeUser) -> FakeUser:
         if user.id <= 0:
             raise ValueError(f"user ids are positive, got {user.id}")
-        if user.id in self.users or user.id in self.chats:
+        if user.id in self.users or user.id in self.chats or self.known_user(user.id):
             raise ValueError(f"id {user.id} is already taken")
         self.users[user.id] = user
         self.chats[user.id] = FakeChat(id=user.id, type="private", user=user)
@@ -92,6 +118,12 @@ class World:
     def add_chat(self, chat: FakeChat) -> FakeChat:
         if chat.id in self.chats:
             raise ValueError(f"chat {chat.id} already exists")
+        if chat.is_forum:
+            if chat.type != "supergroup":
+                raise ValueError(f"only a supergroup can be a forum, not a {chat.type}")
+            # Message 1 is the group's creation, and 1 is the id of General,
+            # which is no topic a message_thread_id may name.
+            chat.next_message_id = max(chat.next_message_id, 2)
         if chat.type == "group" and not SUPERGROUP_ID_LIMIT < chat.id < 0:
             raise ValueError(f"basic group ids are negative and above -10**12, got {chat.id}")
         if chat.type == "supergroup" and not (
@@ -136,6 +168,7 @@ class World:
         """
         chat = self.resolve_chat(raw_chat_id)
         if chat.migrated_to is not None:
+            self.release_held(chat.id)
             raise bad_request(
                 errors.UPGRADED_TO_SUPERGROUP, {"migrate_to_chat_id": chat.migrated_to}
             )
@@ -180,7 +213,14 @@ class World:
         reply_markup: dict[str, Any] | None = None,
         reply_to: FakeMessage | None = None,
         service: dict[str, Any] | None = None,
+        thread_id: int | None = None,
+        sender_chat: dict[str, Any] | None = None,
+        author_signature: str | None = None,
     ) -> FakeMessage:
+        """Store a new message; in a topic it answers the topic's first message
+        unless it answers another one (what the Bot API shows as reply_to_message)."""
+        if thread_id is not None and reply_to is None:
+            reply_to = chat.messages.get(thread_id)
         message = FakeMessage(
             chat=chat,
             message_id=chat.take_message_id(),
@@ -193,6 +233,9 @@ class World:
             reply_markup=reply_markup,
             reply_to=reply_to,
             service=service or {},
+            thread_id=thread_id,
+            sender_chat=sender_chat,
+            author_signature=author_signature,
         )
         chat.messages[message.message_id] = message
         chat.all_messages.append(message)
@@ -212,10 +255,21 @@ class World:
         text: str,
         *,
         reply_to: FakeMessage | None = None,
+        thread_id: int | None = None,
+        sender_chat: dict[str, Any] | None = None,
+        author_signature: str | None = None,
     ) -> dict[str, Any]:
-        """Store a message a user wrote and queue it if the bot would receive it."""
+        """Store a message a user (or an anonymous admin, or a channel) wrote
+        and queue it if the bot would receive it."""
         message = self.add_message(
-            chat, user, text=text, entities=detect_user_entities(text), reply_to=reply_to
+            chat,
+            user,
+            text=text,
+            entities=detect_user_entities(text),
+            reply_to=reply_to,
+            thread_id=thread_id,
+            sender_chat=sender_chat,
+            author_signature=author_signature,
         )
         payload = message.to_api()
         if self.delivered_to_bot(chat, message):
@@ -223,14 +277,57 @@ class World:
         return payload
 
     def service_message(
-        self, chat: FakeChat, sender: FakeUser, service: dict[str, Any]
+        self,
+        chat: FakeChat,
+        sender: FakeUser,
+        service: dict[str, Any],
+        *,
+        thread_id: int | None = None,
+        deliver: bool = True,
     ) -> dict[str, Any]:
-        """Service messages (members joining, migration…) reach the bot even in privacy mode."""
-        message = self.add_message(chat, sender, service=service)
+        """Service messages (members joining, migration, topics…) reach the bot
+        even in privacy mode; ``deliver=False`` stores one without queuing it."""
+        message = self.add_message(chat, sender, service=service, thread_id=thread_id)
         payload = message.to_api()
+        if deliver:
+            self.deliver_service(chat, payload)
+        return payload
+
+    def deliver_service(self, chat: FakeChat, payload: dict[str, Any]) -> None:
         if chat.type == "private" or chat.bot_status in PRESENT:
             self.enqueue("message", payload)
-        return payload
+
+    # ------------------------------------------------------------------ topics
+
+    def create_topic(
+        self, chat: FakeChat, creator: FakeUser, name: str, icon_color: int | None
+    ) -> FakeTopic:
+        """A topic opens with its ``forum_topic_created`` message, whose id is the thread's."""
+        if icon_color is None:
+            icon_color = TOPIC_ICON_COLORS[len(chat.topics) % len(TOPIC_ICON_COLORS)]
+        message = self.add_message(
+            chat,
+            creator,
+            service={"forum_topic_created": {"name": name, "icon_color": icon_color}},
+        )
+        message.thread_id = message.message_id
+        topic = FakeTopic(
+            thread_id=message.message_id, name=name, icon_color=icon_color, creator=creator
+        )
+        chat.topics[topic.thread_id] = topic
+        self.deliver_service(chat, message.to_api())
+        return topic
+
+    def delete_topic(self, chat: FakeChat, topic: FakeTopic) -> None:
+        """The topic and every message in it are gone (Telegram tells the bot nothing)."""
+        topic.deleted = True
+        for message in list(chat.messages.values()):
+            if message.thread_id == topic.thread_id:
+                message.deleted = True
+                del chat.messages[message.message_id]
+                if message.message_id in chat.pinned:
+                    chat.pinned.remove(message.message_id)
+        self.on_change()
 
     def delivered_to_bot(self, chat: FakeChat, message: FakeMessage) -> bool:
         """Telegram's privacy-mode rules for a user's message.
@@ -254,6 +351,15 @@ class World:
         return message.reply_to is not None and message.reply_to.from_bot
 
     # ----------------------------------------------------------------- members
+
+    def known_user(self, user_id: int) -> FakeUser | None:
+        """A user the Bot API knows by id: the bot, a test's user, or a service bot."""
+        if user_id == self.bot.id:
+            return self.bot
+        for service_bot in (self.group_anonymous_bot, self.channel_bot):
+            if user_id == service_bot.id:
+                return service_bot
+        return self.users.get(user_id)
 
     def member_status(self, chat: FakeChat, user_id: int) -> MemberStatus:
         if user_id == self.bot.id:
