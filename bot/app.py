@@ -45,7 +45,7 @@ from bot.outbox import Outbox
 from bot.polling import Poller
 from bot.services.afterword import AfterwordService
 from bot.services.charts import ChartService
-from bot.services.club import ClubService
+from bot.services.club import ClubService, record_partners
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
@@ -157,29 +157,38 @@ class App:
         )
         ctx = Ctx(self.db, texts, self.outbox, s, me.username or "", self.clock)
         self.registry = Registry(ctx)
-        self.play = PlayService(self.registry, self._chooser)
+        self.charts = ChartService(self.registry)
+        # Set by whatever may bring the next deadline closer.
+        deadlines = asyncio.Event()
+
+        def changed() -> None:
+            """After every committed change: the sender, the deadlines, the charts."""
+            self.outbox.wake()
+            deadlines.set()
+            self.charts.wake()
+
+        self.afterword = AfterwordService(self.registry, changed)
+        # Inside the transaction that ends a game: the partners' record, then
+        # the afterword, then the chart owed to the group.
+        self.play = PlayService(
+            self.registry,
+            self._chooser,
+            on_change=changed,
+            finish_hooks=(
+                partial(record_partners, self.registry),
+                self.afterword.open,
+                self.charts.game_over,
+            ),
+        )
         bot = self.bot
         self.tables = TableService(
             self.registry, self.play, lambda chat, user: is_admin(bot, chat, user)
         )
         self.lookups = LookupService(self.registry)
         self.teach = TeachService(self.registry, self.play)
-        self.charts = ChartService(self.registry)
-        self.afterword = AfterwordService(self.registry, self.play)
         self.club = ClubService(self.registry, self.play, self.afterword)
-        # After the club's own hook: the partners' news, then the afterword.
-        self.play.finish_hooks.append(self.afterword.open)
-        self.play.finish_hooks.append(self.charts.game_over)
-        self.replies = Replies(self.registry)
-        self.timers = Timers(self.registry, self.play, self.afterword, self.replies)
-        self.replies.on_expiring = self.timers.wake
-
-        def changed() -> None:
-            self.outbox.wake()
-            self.timers.wake()
-            self.charts.wake()
-
-        self.play.on_change = changed
+        self.replies = Replies(self.registry, on_expiring=deadlines.set)
+        self.timers = Timers(self.registry, self.play, self.afterword, self.replies, deadlines)
         # The Mini App (WEBAPP_URL): its feed listens to the tables' lock releases.
         self.webapp = (
             TableApp(s, self.registry, self.play, texts, self.clock) if s.webapp_url else None

@@ -8,13 +8,12 @@ picker: whom, then which gesture). Every gesture received adds to Authority.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.model import LiveTable
 from bot.outbox import enqueue_put, enqueue_send
 from bot.services.errors import UserError
 from bot.services.live import Registry
-from bot.services.play import PlayService
 from bot.storage import repo_club
 from bot.storage.db import Conn
 from bot.views.club import KINDS, MENU, NAMES, afterword_message, afterword_picker, fitting
@@ -32,10 +31,11 @@ def picker_key(game_id: int, seat: int) -> str:
 
 
 class AfterwordService:
-    def __init__(self, reg: Registry, play: PlayService) -> None:
+    def __init__(self, reg: Registry, on_change: Callable[[], None]) -> None:
+        """``on_change``: called after every committed change (wakes the sender)."""
         self.reg = reg
         self.ctx = reg.ctx
-        self.play = play
+        self.on_change = on_change
 
     def _people(self, live: LiveTable) -> list[tuple[int, int]]:
         """(seat, user) of everyone who sat at the table (also those the
@@ -118,7 +118,7 @@ class AfterwordService:
                 await self._picker(conn, live, me, user_id, sent, choosing, True)
                 if toast is not None:
                     await self._group(conn, live, sent, True)
-        self.play.on_change()
+        self.on_change()
         return toast
 
     async def _send(self, live: LiveTable, me: int, to: int, index: int) -> str:
@@ -157,7 +157,7 @@ class AfterwordService:
                 await self._group(conn, live, sent, True)
                 for seat, uid in self._people(live):
                     await self._picker(conn, live, seat, uid, sent, NAMES, True)
-        self.play.on_change()
+        self.on_change()
 
     async def close_due(self, now: float) -> float | None:
         """Close the afterwords whose time is over; the next closing moment."""
@@ -179,4 +179,4 @@ class AfterwordService:
                     await self._group(conn, live, sent, False)
                     for seat, uid in self._people(live):
                         await self._picker(conn, live, seat, uid, sent, NAMES, False)
-        self.play.on_change()
+        self.on_change()

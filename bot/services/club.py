@@ -27,36 +27,37 @@ log = logging.getLogger(__name__)
 PERMANENT_AFTER = 3
 
 
+async def record_partners(reg: Registry, conn: Conn, live: LiveTable) -> None:
+    """A finish hook (inside the transaction that ends the game): the
+    partners' record, and the news when a pair becomes permanent."""
+    assert live.game is not None and live.game_id is not None
+    v = public_view(live.game)
+    now = reg.ctx.clock.now()
+    for side, members in enumerate(sides(v.players)):
+        if len(members) != 2:
+            continue  # an individual game: no partners
+        a, b = (live.seats[s] for s in members)
+        if a is None or b is None:
+            continue
+        if await repo_club.add_partner_game(conn, a, b, v.winner == side, now):
+            await _announce_partners(reg, conn, live, a, b)
+
+
+async def _announce_partners(reg: Registry, conn: Conn, live: LiveTable, a: int, b: int) -> None:
+    tr = reg.tr_group(live)
+    names = {uid: esc(live.names.get(uid, "")) for uid in (a, b)}
+    await render.group_note(conn, live, tr("partners-new", a=names[a], b=names[b]))
+    for me, other in ((a, b), (b, a)):
+        ut = reg.tr_user(me, live.lang)
+        await enqueue_send(conn, me, ut("partners-new-private", name=names[other]))
+
+
 class ClubService:
     def __init__(self, reg: Registry, play: PlayService, afterword: AfterwordService) -> None:
         self.reg = reg
         self.ctx = reg.ctx
         self.play = play
         self.afterword = afterword
-        play.finish_hooks.append(self.game_finished)
-
-    # ------------------------------------------------------ game end
-    async def game_finished(self, conn: Conn, live: LiveTable) -> None:
-        """Inside the transaction that ends the game: the partners' record."""
-        assert live.game is not None and live.game_id is not None
-        v = public_view(live.game)
-        now = self.ctx.clock.now()
-        for side, members in enumerate(sides(v.players)):
-            if len(members) != 2:
-                continue  # an individual game: no partners
-            a, b = (live.seats[s] for s in members)
-            if a is None or b is None:
-                continue
-            if await repo_club.add_partner_game(conn, a, b, v.winner == side, now):
-                await self._announce_partners(conn, live, a, b)
-
-    async def _announce_partners(self, conn: Conn, live: LiveTable, a: int, b: int) -> None:
-        tr = self.reg.tr_group(live)
-        names = {uid: esc(live.names.get(uid, "")) for uid in (a, b)}
-        await render.group_note(conn, live, tr("partners-new", a=names[a], b=names[b]))
-        for me, other in ((a, b), (b, a)):
-            ut = self.reg.tr_user(me, live.lang)
-            await enqueue_send(conn, me, ut("partners-new-private", name=names[other]))
 
     # ------------------------------------------------------ lookups
     async def profile(self, user_id: int, name: str, locale: str) -> str:

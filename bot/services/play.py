@@ -11,13 +11,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import secrets
 import sqlite3
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from bot.i18n import esc
@@ -28,7 +25,7 @@ from bot.services import pings, render
 from bot.services.errors import UserError, paused_error
 from bot.services.live import Registry
 from bot.services.stats import game_results
-from bot.services.thinking import RULE_PLAYER, search_budget, worker_pool
+from bot.services.thinking import RULE_PLAYER, Thinkers
 from bot.storage import repo
 from bot.storage.db import Conn
 from bot.tasks import cancel_and_wait
@@ -52,8 +49,21 @@ def _default_chooser() -> Chooser:
     return choose_action
 
 
+#: Run inside the transaction that ends a game (the partners' record, the afterword, the chart).
+FinishHook = Callable[[Conn, LiveTable], Awaitable[None]]
+
+
 class PlayService:
-    def __init__(self, reg: Registry, chooser: Chooser | None = None) -> None:
+    def __init__(
+        self,
+        reg: Registry,
+        chooser: Chooser | None = None,
+        *,
+        on_change: Callable[[], None] | None = None,
+        finish_hooks: Sequence[FinishHook] = (),
+    ) -> None:
+        """``on_change``: called after every committed change (wakes the
+        outbox, the deadline loop, the charts; the outbox alone by default)."""
         self.reg = reg
         self.ctx = reg.ctx
         self._chooser = chooser
@@ -64,19 +74,15 @@ class PlayService:
         # than their decision.
         settings = self.ctx.settings
         searches = DEFAULT_BUDGET_MS.get(settings.ai_level, 0) > 0
-        self._workers = settings.ai_workers if chooser is None and searches else 0
-        self._pool: ProcessPoolExecutor | None = None
-        self._searching = 0  # searches asked for and not yet done
+        self.thinkers = Thinkers(settings.ai_workers if chooser is None and searches else 0)
         # How the searching level decided: its full budget, a share, the rule player.
         self.decisions: Counter[str] = Counter()
         self._warned_at: float | None = None
         self._runners: dict[int, asyncio.Task[None]] = {}
         self._stopped = False  # set by stop(): no new computer turns from then on
         self._ping_after = settings.turn_ping_after
-        # Called after every committed change: wakes the outbox and the deadline loop.
-        self.on_change: Callable[[], None] = self.ctx.outbox.wake
-        # Run inside the transaction that ends a game (the club's afterword, records).
-        self.finish_hooks: list[Callable[[Conn, LiveTable], Awaitable[None]]] = []
+        self.on_change: Callable[[], None] = on_change or self.ctx.outbox.wake
+        self.finish_hooks = tuple(finish_hooks)
 
     @property
     def chooser(self) -> Chooser:
@@ -497,7 +503,7 @@ class PlayService:
         decision_seed = (g.seed or 0) ^ (len(g.actions) * 0x9E3779B1)
         # Card exchanges are rule-based at every level: nothing to search.
         full = DEFAULT_BUDGET_MS[level] if g.phase != EXCHANGE else 0
-        budget = search_budget(full, self._searching, self._workers)
+        budget = self.thinkers.budget(full)
         if full > 0:
             self.decisions["full" if budget == full else "shared" if budget else "rules"] += 1
             if budget != full:
@@ -505,23 +511,7 @@ class PlayService:
         if budget <= 0:  # no search here, or too many searches queued
             quick: str = RULE_PLAYER if full > 0 else level
             return await asyncio.to_thread(self.chooser, view(g, seat), quick, decision_seed)
-        args = (view(g, seat), level, decision_seed, budget)
-        self._searching += 1
-        try:
-            pool = self._worker_pool()
-            if pool is not None:
-                try:
-                    loop = asyncio.get_running_loop()
-                    return await loop.run_in_executor(pool, self.chooser, *args)
-                except BrokenProcessPool:
-                    # A worker died (killed, out of memory): a new pool next
-                    # time; this one decision is made here.
-                    log.error("the computer player's process pool broke; starting a new one")
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    self._pool = None
-            return await asyncio.to_thread(self.chooser, *args)
-        finally:
-            self._searching -= 1
+        return await self.thinkers.run(self.chooser, view(g, seat), level, decision_seed, budget)
 
     def _warn_short_of_cores(self) -> None:
         """At most once an hour: searches are being cut short, AI_WORKERS is too low."""
@@ -531,8 +521,8 @@ class PlayService:
         self._warned_at = now
         log.warning(
             "the computer player is short of cores: %d searches queued for %d worker(s); so far %s",
-            self._searching,
-            self._workers,
+            self.thinkers.searching,
+            self.thinkers.workers,
             self._decisions_summary(),
         )
 
@@ -547,24 +537,7 @@ class PlayService:
         """``fn(*args)`` where the computer player thinks (its worker processes,
         else a thread), counted among its searches so a busy pool shares out
         its time: teaching's hints and reviews. ``fn`` and ``args`` must pickle."""
-        self._searching += 1
-        try:
-            pool = self._worker_pool()
-            if pool is not None:
-                try:
-                    return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
-                except BrokenProcessPool:
-                    log.error("the computer player's process pool broke; starting a new one")
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    self._pool = None
-            return await asyncio.to_thread(fn, *args)
-        finally:
-            self._searching -= 1
-
-    def _worker_pool(self) -> ProcessPoolExecutor | None:
-        if self._workers > 0 and self._pool is None:
-            self._pool = worker_pool(self._workers)
-        return self._pool
+        return await self.thinkers.run(fn, *args)
 
     @staticmethod
     def _computer_to_move(live: LiveTable | None) -> bool:
@@ -576,9 +549,7 @@ class PlayService:
     async def resume_all(self) -> None:
         """After a restart: bring every running table's messages up to date and
         let the computer seats continue."""
-        pool = self._worker_pool()
-        if pool is not None:
-            pool.submit(os.getpid)  # starts the workers now, not at the first computer move
+        self.thinkers.warm()
         for row in await repo.tables_with_status(self.ctx.db, "playing"):
             live = await self.reg.get(row.table_id)
             if live is None or live.game is None:
@@ -598,6 +569,4 @@ class PlayService:
         self._stopped = True
         await cancel_and_wait(self._runners.values())  # none is added now: _stopped
         self._runners.clear()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self.thinkers.shutdown()

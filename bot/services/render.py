@@ -19,9 +19,9 @@ from bot.storage.db import Conn
 from bot.views.common import Tr, public
 from bot.views.hand import hand_message
 from bot.views.keyboard import Keyboard, button, keyboard
+from bot.views.links import group_link
 from bot.views.results import hand_result
 from bot.views.table import game_table, open_table, options_screen
-from bot.webapp.links import group_link
 from engine.view import views
 
 

@@ -21,10 +21,10 @@ GROUP_LOOKUP_SECONDS = 120.0
 
 
 class Replies:
-    def __init__(self, reg: Registry) -> None:
+    def __init__(self, reg: Registry, on_expiring: Callable[[], None] | None = None) -> None:
+        """``on_expiring``: wakes the deadline loop, which deletes passing answers when due."""
         self.ctx = reg.ctx
-        # Wakes the deadline loop, which deletes passing answers when due.
-        self.on_expiring: Callable[[], None] | None = None
+        self.on_expiring = on_expiring
 
     async def reply(
         self,

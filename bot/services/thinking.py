@@ -13,12 +13,20 @@ instead of making its table wait behind the whole queue.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+R = TypeVar("R")
 
 
 def _worker_init(parent: int) -> None:
@@ -69,3 +77,53 @@ def search_budget(full_ms: int, ahead: int, workers: int) -> int:
         return full_ms
     share = full_ms * room // (ahead + 1)
     return share if share >= min(MIN_SEARCH_MS, full_ms) else 0
+
+
+class Thinkers:
+    """The club player's worker processes, shared by every table: the pool
+    (started on first use), how many searches are asked of it (each new one
+    gets a budget that shares the pool out), and a fresh pool when one
+    breaks. With no workers, everything runs in a thread of the bot."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.searching = 0  # asked for and not yet done
+        self._pool: ProcessPoolExecutor | None = None
+
+    def budget(self, full_ms: int) -> int:
+        """The search budget a new search gets now (0: the rule player decides)."""
+        return search_budget(full_ms, self.searching, self.workers)
+
+    async def run(self, fn: Callable[..., R], *args: Any) -> R:
+        """``fn(*args)`` in a worker (``fn`` and ``args`` must pickle), counted
+        among the searches. A pool that broke (a worker killed, out of
+        memory) is replaced; this one call then runs in a thread."""
+        self.searching += 1
+        try:
+            pool = self._started()
+            if pool is not None:
+                try:
+                    return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+                except BrokenProcessPool:
+                    log.error("the computer player's process pool broke; starting a new one")
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = None
+            return await asyncio.to_thread(fn, *args)
+        finally:
+            self.searching -= 1
+
+    def warm(self) -> None:
+        """Start the workers now, not at the first computer move."""
+        pool = self._started()
+        if pool is not None:
+            pool.submit(os.getpid)
+
+    def shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def _started(self) -> ProcessPoolExecutor | None:
+        if self.workers > 0 and self._pool is None:
+            self._pool = worker_pool(self.workers)
+        return self._pool

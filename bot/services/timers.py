@@ -27,17 +27,21 @@ class Timers:
     heartbeat_every = 1.0
 
     def __init__(
-        self, reg: Registry, play: PlayService, afterword: AfterwordService, replies: Replies
+        self,
+        reg: Registry,
+        play: PlayService,
+        afterword: AfterwordService,
+        replies: Replies,
+        wake: asyncio.Event,
     ) -> None:
+        """``wake``: set by whatever may have moved the next deadline closer
+        (a committed change, a passing answer queued)."""
         self.reg = reg
         self.play = play
         self.afterword = afterword
         self.replies = replies
         self.ctx = reg.ctx
-        self._wake = asyncio.Event()
-
-    def wake(self) -> None:
-        self._wake.set()
+        self._wake = wake
 
     async def credit_downtime(self) -> float:
         """Move every deadline by the time the bot was not running."""

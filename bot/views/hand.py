@@ -16,7 +16,7 @@ from bot.views.common import (
     trick_line,
 )
 from bot.views.keyboard import Button, Keyboard, button, keyboard, rows_by, rows_of, web_app
-from bot.webapp.links import table_url
+from bot.views.links import table_url
 from engine.cards import sort_for_display
 from engine.game import BID, BIDDING, BLIND, EXCHANGE, OVER, PLAY
 from engine.scoring import partner

@@ -10,10 +10,23 @@ COMMANDS = ("/score", "/turn", "/table", "/info", "/sheet")
 
 
 async def ask(fake: FakeTelegram, user, chat: int, command: str) -> str:
+    """The bot's answer to ``command``: in a group the message replying to it
+    (a chart or a note may come in between), in private the next message."""
     before = len(fake.sent_texts(chat))
-    await fake.send_text(user, chat, command)
-    await fake.wait_for(lambda: len(fake.sent_texts(chat)) > before)
-    return fake.sent_texts(chat)[-1]
+    asked = await fake.send_text(user, chat, command)
+    if chat > 0:
+        await fake.wait_for(lambda: len(fake.sent_texts(chat)) > before)
+        return fake.sent_texts(chat)[-1]
+
+    def reply() -> str | None:
+        for m in fake.chat_messages(chat):
+            if m.reply_to is not None and m.reply_to.message_id == asked["message_id"]:
+                return m.text
+        return None
+
+    found = await fake.wait_for(reply)
+    assert isinstance(found, str)
+    return found
 
 
 async def test_lookups_in_every_phase(fake, tmp_path) -> None:
@@ -93,7 +106,7 @@ async def test_lookups_in_every_phase(fake, tmp_path) -> None:
         assert "Победа" in await ask(fake, anna, GROUP, "/turn")
         sheet = await ask(fake, anna, GROUP, "/sheet")
         assert "Заявки" in sheet and "Взятки" in sheet
-        assert fake.last_message(GROUP).html.startswith("<pre>")
+        assert any(m.html.startswith("<pre>") for m in fake.chat_messages(GROUP) if m.text == sheet)
         history = await ask(fake, anna, GROUP, "/history")
         assert "Последние партии" in history and "победа" in history
         stats = await ask(fake, anna, GROUP, "/stats")

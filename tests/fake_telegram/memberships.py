@@ -87,7 +87,7 @@ class Memberships(ServerState):
         new_chat_id: int | None = None,
         by_user: FakeUser | None = None,
         *,
-        announce: Literal["now", "after_refusal"] = "now",
+        announce: Literal["now", "after_refusal", "manual"] = "now",
     ) -> int:
         """Upgrade a basic group to a supergroup; returns the new chat id.
 
@@ -99,10 +99,12 @@ class Memberships(ServerState):
         messages exist at once) until the bot's first call to the old id has
         been refused: the bot then learns of the move from the refusal before
         the service messages reach it.  ``announce_migration`` releases them
-        earlier.
+        earlier. ``announce="manual"`` keeps them back until ``announce_migration``,
+        refusals or not: the service messages come late (Telegram gives no
+        order between the two ways the bot learns of the move).
         """
-        if announce not in ("now", "after_refusal"):
-            raise ValueError(f"announce is 'now' or 'after_refusal', not {announce!r}")
+        if announce not in ("now", "after_refusal", "manual"):
+            raise ValueError(f"announce is 'now', 'after_refusal' or 'manual', not {announce!r}")
         old = self.world.chat(chat_id)
         if old.type != "group" or old.migrated_to is not None:
             raise AssertionError(f"chat {chat_id} is not a basic group that can be upgraded")
@@ -128,14 +130,20 @@ class Memberships(ServerState):
         )
         if not deliver and new.bot_status in PRESENT:
             for payload in (moved_to, moved_from):
-                self.world.hold_until_refused(old, "message", payload)
+                if announce == "manual":
+                    self.world.held_manually.setdefault(old.id, []).append(("message", payload))
+                else:
+                    self.world.hold_until_refused(old, "message", payload)
         self._bump()
         return new_id
 
     def announce_migration(self, chat_id: int) -> None:
         """Queue the service messages of ``migrate_group(chat_id, announce="after_refusal")``
         now, without waiting for a refused call."""
-        self.world.release_held(self.world.chat(chat_id).id)
+        chat = self.world.chat(chat_id).id
+        self.world.release_held(chat)
+        for kind, payload in self.world.held_manually.pop(chat, []):
+            self.world.enqueue(kind, payload)
         self._bump()
 
     def _by_user(self, chat: FakeChat, by_user: FakeUser | None) -> FakeUser:

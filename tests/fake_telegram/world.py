@@ -67,6 +67,8 @@ class World:
         #: Updates kept back per chat id until the bot's first call to that
         #: chat is refused (``migrate_group(..., announce="after_refusal")``).
         self.held_updates: dict[int, list[tuple[str, dict[str, Any]]]] = {}
+        #: Updates kept back until the test releases them (``announce="manual"``).
+        self.held_manually: dict[int, list[tuple[str, dict[str, Any]]]] = {}
 
     # ----------------------------------------------------------------- updates
 
