@@ -1,22 +1,22 @@
 """Two load runs compared fairly: alternated, repeated, medians.
 
-Run: python bench/ab.py [--pairs 4] [--a=OPTIONS] [--b=OPTIONS] [-- load.py options]
+Run from the checkout's root:
+    python -m bench.ab [--pairs 4] [--a=OPTIONS] [--b=OPTIONS] [-- bench.load options]
 (``--b=--app-control``: with ``=``, as the options start with a dash; B is
-``--app`` and A plain ``load.py`` unless told.)
+``--app`` and A plain ``bench.load`` unless told.)
 
-This machine's speed drifts by tens of per cent over minutes (a shared VM:
-the same ``bench/load.py`` run gave p99 220 ms, then 370 ms half an hour
-later), far more than the differences worth measuring. So one run of A and
-one of B, taken at different times, say nothing; here A and B alternate
-(A B B A A B …, so neither always goes first), each ``--pairs`` times, and
-the figures compared are the medians and the pair-by-pair ratios B / A,
-and the percentiles of all of a side's presses pooled. Each run also shows
-the fake Telegram's CPU per move, nearly the same work on both sides: when
-it is high, the machine was slow during that run.
+A shared machine's speed drifts by tens of per cent over minutes, far more
+than the differences worth measuring, so one run of A and one of B, taken
+at different times, say nothing. Here A and B alternate (A B B A A B …, so
+neither always goes first), each ``--pairs`` times, and the figures compared
+are the medians, the pair-by-pair ratios B / A and the percentiles of all of
+a side's presses pooled. Each run also shows the fake Telegram's CPU per
+move, nearly the same work on both sides: when it is high, the machine was
+slow during that run.
 
-Every run is a whole ``bench/load.py`` (its own bot process, database and
-fake Telegram); options after ``--`` go to every run, ``--a`` and ``--b``
-to one side each. Figures only: nothing here fails on a goal.
+Every run is a whole ``python -m bench.load`` (its own bot process,
+database and fake Telegram); options after ``--`` go to every run, ``--a``
+and ``--b`` to one side each. Figures only: nothing here fails on a goal.
 """
 
 from __future__ import annotations
@@ -32,9 +32,8 @@ import tempfile
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from app_clients import percentile
-
-HERE = Path(__file__).resolve().parent
+from bench import ROOT
+from bench.stats import percentile
 
 MOVES = re.compile(r"= ([\d.]+) moves/s")
 LATENCY = re.compile(r"p50 ([\d.]+) ms, p90 [\d.]+ ms, p99 ([\d.]+) ms")
@@ -65,11 +64,11 @@ class Figures:
 
 
 def run(options: list[str], latencies: list[float]) -> Figures:
-    """One load.py run; its presses' latencies (ms) are added to ``latencies``."""
+    """One bench.load run; its presses' latencies (ms) are added to ``latencies``."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "latencies.json"
-        cmd = [sys.executable, str(HERE / "load.py"), *options, "--latencies", str(path)]
-        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        cmd = [sys.executable, "-m", "bench.load", *options, "--latencies", str(path)]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT).stdout
         latencies.extend(json.loads(path.read_text()))
 
     def first(pattern: re.Pattern[str], group: int = 1) -> float:
@@ -101,17 +100,17 @@ def line(name: str, f: Figures) -> str:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m bench.ab", description=__doc__.split("\n")[0])
     p.add_argument("--pairs", type=int, default=4)
-    p.add_argument("--a", default="", help="load.py options of side A (quoted)")
-    p.add_argument("--b", default="--app", help="load.py options of side B (quoted)")
+    p.add_argument("--a", default="", help="bench.load options of side A (quoted)")
+    p.add_argument("--b", default="--app", help="bench.load options of side B (quoted)")
     p.add_argument("common", nargs=argparse.REMAINDER, help="-- then options for every run")
     args = p.parse_args()
     common = [o for o in args.common if o != "--"]
     sides = {"A": shlex.split(args.a) + common, "B": shlex.split(args.b) + common}
-    print(f"command: python bench/ab.py {shlex.join(sys.argv[1:])}".rstrip())
-    print(f"A = load.py {shlex.join(sides['A'])}")
-    print(f"B = load.py {shlex.join(sides['B'])}")
+    print(f"command: python -m bench.ab {shlex.join(sys.argv[1:])}".rstrip())
+    print(f"A = bench.load {shlex.join(sides['A'])}")
+    print(f"B = bench.load {shlex.join(sides['B'])}")
     got: dict[str, list[Figures]] = {"A": [], "B": []}
     pooled: dict[str, list[float]] = {"A": [], "B": []}
     for i in range(args.pairs):

@@ -1,4 +1,4 @@
-"""``bench/load.py --app``: the Mini App open on every person's seat.
+"""``python -m bench.load --app``: the Mini App open on every person's seat.
 
 Each simulated person keeps the app's event stream (``/app/api/events``)
 open for the table of their hand's «🃏 Стол» button, signed with the bot
@@ -8,19 +8,19 @@ does. Counted: events and bytes received, and each event's delivery lag
 machine's clock on arrival). The people still move through the chat's
 buttons, so the bot's cost of the open apps shows in the usual figures.
 
-The streams are read in a process of their own (``python
-bench/app_clients.py``, driven through its stdin by :class:`AppClients`):
-they stand for phones, not for Telegram, so reading 468 streams must not
+The streams are read in a process of their own (``python -m
+bench.app_clients``, driven through its stdin by :class:`AppClients`): they
+stand for phones, not for Telegram, so reading hundreds of streams must not
 share a loop with the fake Bot API, whose answers are in every latency
-measured. (In one process with it, the events' delivery lag p99 was 57–65 ms,
-mostly waiting for that loop; here it is 4–7 ms.) ``--app-control`` points
-the same streams at a stand-in server in this process instead of the bot;
-``load.py --app-baseline stand-in`` moves them there and back between
-phases, so the phones' own work is the same in both kinds.
+measured (on that loop the events' delivery lag was mostly waiting for it).
+``--app-control`` points the same streams at a stand-in server in that
+process instead of the bot; ``--app-baseline stand-in`` moves them there and
+back between phases, so the phones' own work is the same in both kinds.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import json
@@ -29,32 +29,23 @@ import random
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 from aiohttp import web
-from fake_telegram import FakeTelegram, FakeUser
-from fake_telegram.webapp import free_port, sign_init_data, web_app_url
 
-HERE = Path(__file__).resolve().parent
-
+from bench import ROOT
+from bench.stats import percentile
+from tests.fake_telegram import FakeTelegram, FakeUser
+from tests.fake_telegram.webapp import free_port, sign_init_data, web_app_url
 
 # ``--app-control``: the stand-in server's one path. Each stream gets an event
 # of the bot's usual size every STAND_IN_EVERY seconds (staggered), so the
-# streams process reads about what it reads from the bot: 468 streams, ~223
-# events/s (the bot's: 217–219/s, 1,870 bytes each, in 600 s windows).
+# phones read about what they read from the bot (at 200 tables: ~220 events/s
+# of ~1,870 bytes).
 STAND_IN_PATH = "/stand-in/events"
 STAND_IN_EVERY = 2.1
 STAND_IN_EVENT = 1800
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The value ``q`` of the way up ``values`` (NaN for none); ``load.py`` uses it too."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def app_url(fake: FakeTelegram, user: FakeUser) -> str | None:
@@ -102,13 +93,15 @@ class AppClients:
     async def start(self) -> None:
         self._proc = await asyncio.create_subprocess_exec(
             sys.executable,
-            str(HERE / "app_clients.py"),
+            "-m",
+            "bench.app_clients",
             *(["--control"] if self.control else ["--stand-in"] if self.stand_in else []),
             # Always given: this process may run at another niceness (--own-nice).
             "--nice",
             self.nice or "0",
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
+            cwd=ROOT,
         )
         self._done = asyncio.get_running_loop().create_future()
         self._reader = asyncio.create_task(self._read_reports())
@@ -151,7 +144,7 @@ class AppClients:
             await asyncio.sleep(0.1)
 
     def close_all(self) -> None:
-        """Every page closed (``load.py --app-phases``): the streams end."""
+        """Every page closed (``bench.load --app-phases``): the streams end."""
         self._send({"close": True})
 
     def reopen_all(self) -> None:
@@ -171,7 +164,7 @@ class AppClients:
 
     def pause_measuring(self) -> None:
         """``--app-phases``: events count only within the measured phases
-        (not while 468 pages open at once); resumed without starting over."""
+        (not while every page opens at once); resumed without starting over."""
         self._send({"measure": False})
 
     def resume_measuring(self) -> None:
@@ -370,15 +363,24 @@ async def serve(control: bool, serve_stand_in: bool) -> None:
             await runner.cleanup()
 
 
+def main() -> None:
+    p = argparse.ArgumentParser(
+        prog="python -m bench.app_clients",
+        description="The phones of bench.load --app: started by it and driven through"
+        " stdin, one JSON command a line (see serve); not a bench of its own.",
+    )
+    p.add_argument("--control", action="store_true", help="every stream reads the stand-in")
+    p.add_argument("--stand-in", action="store_true", help="serve the stand-in too, for 'stand_in'")
+    p.add_argument("--nice", help="a niceness, or 'idle' (SCHED_IDLE); unset: as started")
+    args = p.parse_args()
+    # The phones yield the shared machine to the bot and the fake Telegram (on
+    # their own hardware they would take nothing from either).
+    if args.nice == "idle":
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    elif args.nice is not None:  # absolute: bench.load may run at another niceness (--own-nice)
+        os.setpriority(os.PRIO_PROCESS, 0, int(args.nice))
+    asyncio.run(serve(args.control, args.stand_in))
+
+
 if __name__ == "__main__":
-    if "--nice" in sys.argv[1:]:
-        # The phones yield the shared machine to the bot and the fake Telegram
-        # (on their own hardware they would take nothing from either): a
-        # niceness, or ``idle`` for the kernel's lowest priority (SCHED_IDLE,
-        # whose wake-ups take no core from anyone else).
-        nice = sys.argv[sys.argv.index("--nice") + 1]
-        if nice == "idle":
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-        else:  # absolute: load.py may run at another niceness (--own-nice)
-            os.setpriority(os.PRIO_PROCESS, 0, int(nice))
-    asyncio.run(serve("--control" in sys.argv[1:], "--stand-in" in sys.argv[1:]))
+    main()

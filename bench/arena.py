@@ -19,8 +19,9 @@ Reported: games won with a 95 % interval over the deal sequences, points per
 hand, contracts made, nils made, blind nils, bags per hand, and decision time
 p50/p95/max per player.
 
-Run: python bench/arena.py master pimc --games 200 --workers 1
-     python bench/arena.py master rules --players 3 --games 120
+Run from the checkout's root (it measures that checkout's engine):
+     python -m bench.arena master pimc --games 200 --workers 1
+     python -m bench.arena master rules --players 3 --games 120
 """
 
 from __future__ import annotations
@@ -38,20 +39,17 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-# This checkout's engine, not the installed project's: an A/B worktree
-# (git worktree add /tmp/base ...) must measure its own code.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.ai import LEVELS, choose_action  # noqa: E402
-from engine.ai import pimc as pimc_player  # noqa: E402
-from engine.ai.clock import thread_cpu  # noqa: E402
-from engine.ai.knowledge import any_world  # noqa: E402
-from engine.ai.policy import choose as rule_choose  # noqa: E402
-from engine.ai.protocol import request_for  # noqa: E402
-from engine.cards import parse_card  # noqa: E402
-from engine.game import EXCHANGE, Game, action_from_json  # noqa: E402
-from engine.rules import Rules  # noqa: E402
-from engine.view import View, view  # noqa: E402
+from bench.stats import percentile
+from engine.ai import LEVELS, choose_action
+from engine.ai import pimc as pimc_player
+from engine.ai.clock import thread_cpu
+from engine.ai.knowledge import any_world
+from engine.ai.policy import choose as rule_choose
+from engine.ai.protocol import request_for
+from engine.cards import parse_card
+from engine.game import EXCHANGE, Game, action_from_json
+from engine.rules import Rules
+from engine.view import View, view
 
 BUILT_IN = ("random", "rules", "pimc", *LEVELS)
 
@@ -207,13 +205,6 @@ def play_deal(args: tuple[Rules, int, str, str, int | None, int]) -> list[dict[s
     ]
 
 
-def pct(xs: list[float], q: float) -> float:
-    if not xs:
-        return float("nan")
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
-
-
 def interval(scores: list[float]) -> tuple[float, float]:
     """Mean and the half-width of its 95 % normal interval."""
     n = len(scores)
@@ -291,10 +282,10 @@ def report(results: list[list[dict[str, Any]]], x: str, y: str, cmd: str, player
     for name, ts in sorted(times.items()):
         ms = [t * 1000 for t in ts]
         line = f"  {name[:16]:<16}{len(ms):>9}"
-        line += f"{pct(ms, 0.5):>11.1f}{pct(ms, 0.95):>9.1f}{max(ms):>9.1f}"
+        line += f"{percentile(ms, 0.5):>11.1f}{percentile(ms, 0.95):>9.1f}{max(ms):>9.1f}"
         if not name.startswith("ext:"):  # another process's CPU is not measured
             cs = [t * 1000 for t in cpu[name]]
-            line += f"{pct(cs, 0.5):>11.1f}{pct(cs, 0.95):>9.1f}{max(cs):>9.1f}"
+            line += f"{percentile(cs, 0.5):>11.1f}{percentile(cs, 0.95):>9.1f}{max(cs):>9.1f}"
         lines.append(line)
     lines.append(
         "(wall: on this machine as loaded; cpu: the deciding thread's CPU time on one core,"
@@ -304,7 +295,11 @@ def report(results: list[list[dict[str, Any]]], x: str, y: str, cmd: str, player
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.arena",
+        description=__doc__,
+        formatter_class=argparse.RawTextHelpFormatter,
+    )
     ap.add_argument("x", help="first player (team), e.g. master")
     ap.add_argument("y", help="second player (team), e.g. pimc")
     ap.add_argument("--games", type=int, default=200, help="games in all (rounded to whole deals)")
@@ -330,7 +325,7 @@ def main() -> None:
     tasks = [
         (rules, args.seed + i, args.x, args.y, args.budget_ms, args.max_hands) for i in range(deals)
     ]
-    cmd = "python bench/arena.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    cmd = "python -m bench.arena " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     results: list[list[dict[str, Any]]] = []
     start = time.perf_counter()
     workers = max(1, min(2, args.workers))

@@ -1,6 +1,7 @@
 """Random legal hands per CPU-second, this engine beside OpenSpiel's spades.
 
-Run: python bench/engine_speed.py [--seconds 5] [--rounds 5]
+Run from the checkout's root (it measures that checkout's engine):
+    python -m bench.engine_speed [--seconds 5] [--rounds 5]
 
 The same work on each side: deal, four random legal bids, 52 random legal
 plays, score. Three figures:
@@ -14,27 +15,22 @@ plays, score. Three figures:
 CPU time, not wall time, so other work on the machine weighs less: each
 round's CPU time is read once (``getrusage``; on virtual machines a CPU clock
 can cost a millisecond a read, so the loops watch the wall clock). The sides
-take turns in rounds, so a load that comes and goes falls on both. The ratio printed is fast path / OpenSpiel. OpenSpiel is an
-optional extra: ``pip install -e '.[bench]'`` (or ``pip install open-spiel``).
+take turns in rounds, so a load that comes and goes falls on both. The
+ratio printed is fast path / OpenSpiel. OpenSpiel is an optional extra:
+``pip install -e '.[bench]'`` (or ``pip install open-spiel``).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-# This checkout's engine, not the installed project's: an A/B worktree
-# (git worktree add /tmp/base ...) must measure its own code.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.ai.clock import thread_cpu  # noqa: E402
-from engine.game import BID, PLAY, Game  # noqa: E402
-from engine.rules import CLASSIC  # noqa: E402
+from engine.ai.clock import thread_cpu
+from engine.game import BID, PLAY, Game
+from engine.rules import CLASSIC
 
 Runner = Callable[[float, random.Random], int]
 INSTALL_HINT = "pip install -e '.[bench]'  (or: pip install open-spiel)"
@@ -120,7 +116,11 @@ def measure(runners: dict[str, Runner], seconds: float, rounds: int) -> dict[str
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.engine_speed",
+        description=__doc__,
+        formatter_class=argparse.RawTextHelpFormatter,
+    )
     ap.add_argument("--seconds", type=float, default=5.0, help="seconds per side")
     ap.add_argument("--rounds", type=int, default=5, help="turns the sides take")
     args = ap.parse_args()
@@ -140,7 +140,7 @@ def main() -> None:
         fast = rates["fast path (bitmask legal moves)"]
         ratio = fast / rates["OpenSpiel spades (pyspiel)"]
         print(f"fast path / OpenSpiel: {ratio:.2f}x")
-    print(f"rerun: python bench/engine_speed.py --seconds {args.seconds} --rounds {args.rounds}")
+    print(f"rerun: python -m bench.engine_speed --seconds {args.seconds} --rounds {args.rounds}")
 
 
 if __name__ == "__main__":

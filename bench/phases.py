@@ -1,36 +1,33 @@
 """The Mini App open against closed, within runs, pooled over several runs,
 with how far the figures could be off.
 
-Run: python bench/phases.py [--runs 3] [-- load.py options]
-(by default each run is ``load.py --app --app-phases 20 --seconds 320``).
+Run from the checkout's root:
+    python -m bench.phases [--runs 3] [-- bench.load options]
+(by default each run is ``bench.load --app --app-phases 20 --seconds 320``).
 
-Each run is a whole ``bench/load.py --app --app-phases`` (its own bot,
-database and fake Telegram) in which the pages are open in half of the
-phases and closed in the others (see load.py): both sides meet the machine
-at the same speed, which separate runs minutes apart do not (this VM drifts
-by a third within the hour). Printed: every run's comparison, then moves/s
-over all the runs' phases and the p50 and p99 of all their presses pooled,
-open against closed. Each run draws its own phase order (``load.py
---seed``: the run's number, unless the options give one). ``--keep DIR``
-writes each run to a file; ``--again FILE …`` pools such files anew
-without running anything.
+Each run is a whole ``python -m bench.load --app --app-phases`` (its own
+bot, database and fake Telegram) in which the pages are open in half of the
+phases and closed in the others (:mod:`bench.load_phases`): both kinds meet
+the machine at the same speed, which separate runs minutes apart do not.
+Printed: every run's comparison, then moves/s over all the runs' phases and
+the p50 and p99 of all their presses pooled, open against closed. Each run
+draws its own phase order (``bench.load --seed``: the run's number, unless
+the options give one). ``--keep DIR`` writes each run to a file; ``--again
+FILE …`` pools such files anew without running anything.
 
-The VM's speed also drifts within a run, from one phase to the next, so
-the pooled figure carries noise of its own: two runs in which the bot sent
-the pages nothing gave p50 −1 % and +18 %. So each figure comes with a 90 %
-interval from a bootstrap over the pairs of neighbouring phases (one open,
-one closed: phases 0–1, 2–3, …, drawn with replacement, pooled again,
+The machine's speed also drifts within a run, so each figure comes with a
+90 % interval from a bootstrap over the pairs of neighbouring phases (one
+open, one closed: phases 0–1, 2–3, …, drawn with replacement, pooled again,
 ``--resamples`` times); a comparison whose interval holds 0 did not tell
-the two apart. ``-- --app --app-aa …`` (every page open in all phases) is
-an A/A run: its interval should hold 0.
+the two apart. ``-- --app --app-aa …`` (every page open in all phases) is an
+A/A run: its interval should hold 0.
 
 Pooled presses give a run on a slow stretch of the machine the whole top
 percent, so p50 and p99 are also given pair by pair: each pair's own ratio
 (the open phase's quantile over the closed one's), their median (which a
-burst in one phase cannot move) and their geometric mean (every pair
-weighs the same; a tail the app adds now and then still counts), each
-with its bootstrap interval. Figures only: nothing here fails on
-a goal.
+burst in one phase cannot move) and their geometric mean (every pair weighs
+the same; a tail the app adds now and then still counts), each with its
+bootstrap interval. Figures only: nothing here fails on a goal.
 """
 
 from __future__ import annotations
@@ -49,9 +46,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app_clients import percentile
+from bench import ROOT
+from bench.stats import percentile
 
-HERE = Path(__file__).resolve().parent
 DEFAULT = ["--app", "--app-phases", "20", "--seconds", "320"]
 MOVES = re.compile(r"moves/s: open ([\d.]+), closed ([\d.]+)")
 
@@ -62,7 +59,7 @@ Figure = Callable[[list[Pair], float], float]
 
 
 def pairs_of(phases: list[dict[str, Any]]) -> list[Pair]:
-    """Phases 0–1, 2–3, …: load.py draws each such pair as one open and one
+    """Phases 0–1, 2–3, …: bench.load draws each such pair as one open and one
     closed phase, in either order (a pair that is not is left out)."""
     out: list[Pair] = []
     for a, b in zip(phases[0::2], phases[1::2], strict=False):
@@ -110,7 +107,7 @@ def interval(
 
 
 def waits(phases: list[dict[str, Any]]) -> str:
-    """How long the bot's threads and load.py's process (the fake Telegram,
+    """How long the bot's threads and bench.load's process (the fake Telegram,
     the people) waited for a core per move, open against closed: where the
     pages' cost to the presses falls on this shared machine."""
     out = []
@@ -127,12 +124,12 @@ def waits(phases: list[dict[str, Any]]) -> str:
 
 
 def run_once(options: list[str]) -> dict[str, Any]:
-    """One whole load.py run: its moves/s open and closed, its lines about
+    """One whole bench.load run: its moves/s open and closed, its lines about
     the app, and its phases' latencies."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "phases.json"
-        cmd = [sys.executable, str(HERE / "load.py"), *options, "--phase-latencies", str(path)]
-        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        cmd = [sys.executable, "-m", "bench.load", *options, "--phase-latencies", str(path)]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT).stdout
         phases = json.loads(path.read_text())
     found = MOVES.search(out)
     if found is None:
@@ -143,7 +140,7 @@ def run_once(options: list[str]) -> dict[str, Any]:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m bench.phases", description=__doc__.split("\n")[0])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--resamples", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1, help="of the bootstrap's draws")
@@ -154,17 +151,17 @@ def main() -> None:
         metavar="RUN",
         help="no new runs: pool these files of earlier runs (written by --keep)",
     )
-    p.add_argument("options", nargs=argparse.REMAINDER, help="-- then load.py options")
+    p.add_argument("options", nargs=argparse.REMAINDER, help="-- then bench.load options")
     args = p.parse_args()
     options = [o for o in args.options if o != "--"] or DEFAULT
-    print(f"command: python bench/phases.py {shlex.join(sys.argv[1:])}".rstrip())
+    print(f"command: python -m bench.phases {shlex.join(sys.argv[1:])}".rstrip())
     if not args.again:
-        print(f"each run: load.py {shlex.join(options)}")
+        print(f"each run: bench.load {shlex.join(options)}")
     pairs: list[Pair] = []
     every: list[dict[str, Any]] = []  # every run's phases
     rates: dict[str, list[float]] = {"open": [], "closed": []}
     runs = len(args.again) if args.again else args.runs
-    # Each run its own phase order (load.py --seed), unless one is given:
+    # Each run its own phase order (bench.load --seed), unless one is given:
     # the same order in every run would put anything periodic the same way.
     seeded = any(o == "--seed" or o.startswith("--seed=") for o in options)
     if args.keep:
@@ -172,7 +169,7 @@ def main() -> None:
     for n in range(runs):
         if args.again:
             run = json.loads(Path(args.again[n]).read_text())
-            print(f"run {n + 1} ({args.again[n]}: load.py {shlex.join(run['options'])}):")
+            print(f"run {n + 1} ({args.again[n]}: bench.load {shlex.join(run['options'])}):")
         else:
             run = run_once(options if seeded else [*options, "--seed", str(n + 1)])
             print(f"run {n + 1}:")

@@ -19,18 +19,6 @@ from bot.polling import AnotherPoller
 from bot.storage import DatabaseInUseError
 
 
-def share_the_interpreter(interval_ms: float) -> None:
-    """How soon the database thread gets the interpreter back from the
-    event loop's thread. A move's commit is a few dozen sqlite3 calls on
-    that thread, and each call gives the interpreter up and must take it
-    back; with the loop busy, every take waited for Python's switch
-    interval (5 ms), so one group commit took 100 ms to 1 s under load and
-    every press in it waited as long. At 1 ms: at 200 busy tables, group
-    commits over 100 ms 9 instead of 30 in 400 s, presses over 350 ms 37
-    instead of 358 (README, Benchmarks)."""
-    sys.setswitchinterval(interval_ms / 1000)
-
-
 def main() -> int:
     try:
         settings = load_settings()
@@ -42,7 +30,6 @@ def main() -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
 
-    share_the_interpreter(settings.switch_interval_ms)
     hold_response_models()
     set_aside()  # the imports: they live as long as the process (bot/heap.py)
 

@@ -4,10 +4,9 @@ A call through aiogram (``bot(method)``: the handlers' answerCallbackQuery,
 long polling's getUpdates, the admin check's getChatMember, …) validates the
 answer as ``Response[method.__returning__]``, a pydantic generic model that
 pydantic caches only weakly. The garbage collector keeps dropping these
-classes and re-creating one costs ~10 ms of CPU: in a profile of
-``bench/load.py`` it was 3.7 s of 60 (1,445 re-creations). Holding them makes
-every lookup a cache hit. (The outbox does not go through aiogram's session
-at all: see ``bot/outbox/transport.py``.)
+classes, and re-creating one costs ~10 ms of CPU: holding them makes every
+lookup a cache hit. (The outbox does not go through aiogram's session at
+all: see ``bot/outbox/transport.py``.)
 """
 
 from __future__ import annotations

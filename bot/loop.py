@@ -7,9 +7,8 @@ from collections.abc import Callable
 
 
 def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
-    """uvloop where it installs: under load (``bench/load.py``, 200 tables)
-    press-to-answer p50 and p99 were 13-15 % lower than on asyncio's loop,
-    for the same CPU per move. None: asyncio's own."""
+    """uvloop where it installs: under load it answers presses sooner than
+    asyncio's loop for the same CPU (docs/architecture.md). None: asyncio's own."""
     try:
         import uvloop
     except ImportError:

@@ -1,10 +1,11 @@
 """The replay format: a JSON game record in, hand results out.
 
-This is a public contract (README, «Replay format»): other programs build
-records and compare results, so field names and shapes must stay stable.
-Besides the engine's own error codes (``engine.errors.CODES``) a record can
-fail with ``hand_unfinished``: a hand that stops before its last trick while
-another hand follows it, reported at the step that is missing.
+This is a public contract (docs/engine.md, ``python -m engine replay``):
+other programs build records and compare results, so field names and shapes
+must stay stable. Besides the engine's own error codes
+(``engine.errors.CODES``) a record can fail with ``hand_unfinished``: a hand
+that stops before its last trick while another hand follows it, reported at
+the step that is missing.
 """
 
 from __future__ import annotations

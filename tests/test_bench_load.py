@@ -1,6 +1,7 @@
-"""bench/load.py's own parts that the figures rest on: the per-phase
-report, ``--own-nice`` (made-up phases, a child process), the phases' switches
-and the phones' move to the stand-in server (``--app-baseline stand-in``)."""
+"""``python -m bench.load``'s own parts that the figures rest on: the
+per-phase report, ``--own-nice`` (made-up phases, a child process), the
+phases' switches and the phones' move to the stand-in server
+(``--app-baseline stand-in``)."""
 
 from __future__ import annotations
 
@@ -18,20 +19,17 @@ from types import SimpleNamespace
 
 from aiohttp import web
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
-sys.path.insert(0, str(BENCH))
-
-import app_clients  # noqa: E402
-import load  # noqa: E402
+from bench import ROOT, app_clients
+from bench.load_phases import Phase, phases_report, run_phases
 
 
 def test_the_phases_report_gives_each_sides_wait_for_a_core_per_move() -> None:
     phases = [
         # kind, seconds, moves, bot CPU, streams CPU, bot wait, own wait
-        load.Phase("open", 10.0, 1000, 5.0, 0.3, 3.0, 2.0),
-        load.Phase("closed", 10.0, 1000, 5.0, 0.0, 3.0, 1.0),
+        Phase("open", 10.0, 1000, 5.0, 0.3, 3.0, 2.0),
+        Phase("closed", 10.0, 1000, 5.0, 0.0, 3.0, 1.0),
     ]
-    lines = load.phases_report(phases, {0: [0.02], 1: [0.02]})
+    lines = phases_report(phases, {0: [0.02], 1: [0.02]})
     bot = next(line for line in lines if "bot waited for a core" in line)
     own = next(line for line in lines if "fake Telegram + people waited" in line)
     assert "open 3.00, closed 3.00, open against closed +0.0%" in bot
@@ -39,12 +37,11 @@ def test_the_phases_report_gives_each_sides_wait_for_a_core_per_move() -> None:
 
 
 CHILD = """
-import os, sys, threading
-sys.path.insert(0, sys.argv[1])
-import load
+import os, threading
+from bench.machine import renice_self
 before = threading.Thread(target=threading.Event().wait, daemon=True)
 before.start()
-load.renice_self(7)
+renice_self(7)
 after = []
 t = threading.Thread(target=lambda: after.append(os.getpriority(os.PRIO_PROCESS, 0)))
 t.start()
@@ -55,7 +52,7 @@ print(sorted({os.getpriority(os.PRIO_PROCESS, tid) for tid in alive}), len(alive
 
 
 def test_own_nice_reaches_every_thread_and_those_started_later() -> None:
-    done = subprocess.run([sys.executable, "-c", CHILD, str(BENCH)], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", CHILD], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["[7]", "2", "[7]"]
 
@@ -92,7 +89,7 @@ def phases_told(tmp_path: Path, seed: int, baseline: str) -> tuple[list[str], li
     )
     pages = Pages()
     phases = asyncio.run(
-        load.run_phases(
+        run_phases(
             args,
             SimpleNamespace(phase=None),
             pages,
@@ -150,10 +147,12 @@ async def streams_move_between_the_bot_and_the_stand_in() -> tuple[list[str], in
     port = runner.addresses[0][1]
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
-        str(BENCH / "app_clients.py"),
+        "-m",
+        "bench.app_clients",
         "--stand-in",
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
+        cwd=ROOT,
     )
     assert proc.stdin is not None and proc.stdout is not None
 

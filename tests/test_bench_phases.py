@@ -1,4 +1,4 @@
-"""bench/phases.py's comparison of open and closed phases: the pairs it
+"""``python -m bench.phases``'s comparison of open and closed phases: the pairs it
 forms and its bootstrap interval, on made-up latencies whose truth is known
 (the figures it prints for real runs rest on these)."""
 
@@ -11,11 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from bench import ROOT, phases
 
-import phases  # noqa: E402
-
-# A fixed order of pairs (load.py draws each pair's order at random): the
+# A fixed order of pairs (bench.load draws each pair's order at random): the
 # first pair open first, the second closed first.
 ORDER = ("open", "closed", "closed", "open")
 
@@ -100,9 +98,9 @@ def test_kept_runs_are_pooled_again(tmp_path: Path) -> None:
         }
         files.append(tmp_path / f"run-{n + 1}.json")
         files[-1].write_text(json.dumps(run))
-    script = Path(phases.__file__)
     out = subprocess.run(
-        [sys.executable, str(script), "--resamples", "20", "--again", *map(str, files)],
+        [sys.executable, "-m", "bench.phases", "--resamples", "20", "--again", *map(str, files)],
+        cwd=ROOT,
         capture_output=True,
         text=True,
         check=True,

@@ -1,46 +1,22 @@
 """SQLite for the whole bot: one writing connection and one reading connection,
-each on a thread of its own, with serialised transactions and group commit;
-a third copies the WAL into the database file (``checkpoints.py``).
+each on a thread of its own (``threads.py``), with serialised transactions and
+group commit; a third copies the WAL into the database file (``checkpoints.py``).
 
-Durability: the database runs in WAL mode with ``synchronous=NORMAL``. A
-``COMMIT`` then returns only after the transaction has been written into the
-WAL file with ``write()``; the data is in the operating system's page cache,
-so killing the process (even with ``kill -9``) right after a commit loses
-nothing. Only a power cut or kernel crash before the next checkpoint's
-``fsync`` can roll back the last few commits. Surviving a killed process is
-our requirement, so NORMAL is enough and avoids an ``fsync`` per move; pass
-``synchronous="FULL"`` to :meth:`Database.open` to also survive power loss.
+Durability: WAL mode with ``synchronous=NORMAL``. A ``COMMIT`` returns once
+the transaction is in the WAL file (the operating system's page cache), so
+killing the process, even with ``kill -9``, loses nothing; only a power cut
+can lose the last few commits. ``synchronous="FULL"`` (:meth:`Database.open`)
+trades speed for that too.
 
-Threads: each connection has exactly one thread (:class:`Worker`) that runs
-the functions sent to it, in the order they were sent; nothing else touches
-the connection. The module owns these threads rather than using aiosqlite:
-aiosqlite's public API costs a trip to its thread per statement (two for
-``async with conn.execute(...)``) and offers no way to run a function of ours
-on its thread, and the group commit below (several transactions in one trip,
-each in a savepoint of its own) is exactly such a function.
-
-Concurrency: coroutines share one writing connection, so two of them must
-never be inside a transaction at the same time. An ``asyncio.Lock``
-serialises the transactions of several trips (:meth:`Database.tx` whose body
-reads); one-trip transactions go through the group commit. Another *process*
-holding the write lock is waited out: SQLite's ``busy_timeout`` first, then
-retries with backoff for up to ``lock_wait`` seconds, so a few seconds of
-external locking (a backup, ``sqlite3`` in a shell) never loses a move.
-
-One process per database (``process_lock.py``): :meth:`Database.open` takes an exclusive ``flock``
-on ``<database>.lock`` and holds it until :meth:`Database.close`; the kernel
-drops it when the process dies (``kill -9`` too). A second bot on the same
-file gets :class:`DatabaseInUseError` instead of answering every update again.
-
-Throughput: every trip to the writer's thread is a hand-off between threads,
-and a transaction holds the lock across all of its trips, so under load the
-time spent inside the lock is what limits moves per second. So a transaction
-(:class:`Conn`) takes the lock only at its first trip: writes whose result
-nobody reads (:func:`defer`) are kept until then, and a move, which only
-writes, becomes one trip (``BEGIN IMMEDIATE``, its rows, ``COMMIT``) after
-all of its rendering is done. Reads outside transactions use the second
-connection, which in WAL mode sees every committed transaction and needs no
-lock.
+Concurrency: coroutines share one writing connection. A transaction of
+several trips (:meth:`Database.tx` whose body reads) holds an
+``asyncio.Lock``, taken only at its first trip (writes nobody reads,
+:func:`defer`, go with that trip); a transaction that only writes needs no
+lock and goes as one trip of the group commit (:meth:`Database._group`).
+Reads outside transactions use the reading connection. Another *process*
+holding the write lock is waited out for up to ``lock_wait`` seconds, and
+:meth:`Database.open` takes the one-process-per-database lock
+(``process_lock.py``). Why it is built so: docs/architecture.md.
 """
 
 from __future__ import annotations

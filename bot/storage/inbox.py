@@ -54,9 +54,8 @@ def unhandled(raw: sqlite3.Connection) -> list[tuple[int, str]]:
 
 
 # Rows a pruning transaction deletes at most: the moves of every table share
-# the writing connection and wait for it. (All at once, every 300 s at 200
-# busy tables, was ~30,000 rows in one transaction: a one-second stall of
-# every press, README's benchmarks.)
+# the writing connection and wait for it (all at once, under load, stalled
+# every press for about a second: docs/benchmarks.md, History).
 PRUNE_CHUNK = 500
 
 

@@ -1,5 +1,5 @@
-"""Each sqlite3 connection on a thread of its own (see ``db.py`` for why the
-module owns its threads rather than using aiosqlite)."""
+"""Each sqlite3 connection on a thread of its own (why not aiosqlite:
+docs/architecture.md)."""
 
 from __future__ import annotations
 

@@ -4,14 +4,12 @@ the streams process (:mod:`bot.webapp.streams`) what changed.
 The bot checks who asks (``initData``, the seat) and then hands the page's
 connection over: the streams process answers it from then on, so building
 and writing every seat's state after every move costs the bot's loop
-nothing (it cost a fifth of a millisecond per event, and at 200 busy tables
-that doubled the bot's p99; bench/README). What the bot still does per
-change is small: every table changes under its lock, so when a watched
+nothing (why that matters: docs/architecture.md). What the bot still does
+per change is small: every table changes under its lock, so when a watched
 table's lock is released (``Registry.on_release``) the table is noted, and
 at most once per ``SCAN_DELAY`` the noted tables' marks are compared with
 the last ones sent and those that differ go, with only the moves made
-since. (Comparing every watched table after any change took about 4 % of
-the loop's busy time at 200 tables, under cProfile.)
+since, rather than every watched table being compared after any change.
 
 A table whose lock is held again by then is left: it may hold a change not
 yet committed (or about to be rolled back); its release notes it again.

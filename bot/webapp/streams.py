@@ -36,7 +36,6 @@ from bot.loop import loop_factory
 from bot.model import LiveTable
 from bot.webapp import wire
 from bot.webapp.headers import EVENT_STREAM, NO_STORE, SECURITY_HEADERS
-from bot.webapp.slices import set_slice
 from bot.webapp.state import plain, public_state, seat_part
 
 log = logging.getLogger("bot.webapp.streams")
@@ -301,34 +300,20 @@ async def serve(fd: int, default_lang: str) -> None:
         link.close()
 
 
-# How much nicer than the bot this process runs: the kernel then gives it
-# about a tenth of a busy bot thread's share of a contended core.
+# How much nicer than the bot this process runs: on a contended core the
+# kernel then gives it about a tenth of a busy bot thread's share.
 NICER = 10
-# Its time slice: far longer than the bot's threads' (the kernel's default,
-# 1.4 ms on the 2-core machine measured), so a bot thread that wakes takes
-# the core at once instead of waiting for the rest of this one's slice.
-SLICE_NS = 100_000_000
 
 
 def yield_to_the_bot() -> None:
-    """Answering a press is what people feel; an event may reach the page a
-    few milliseconds later. So this process runs at a lower priority than
-    the bot: nice +10, so the bot's threads win a contended core while this
-    process still gets a bounded share of it; ``SCHED_BATCH``, so waking up
-    to write a pass's events never preempts a running bot thread (it runs
-    when that thread's turn ends); and a long slice, because since Linux 6.6
-    the scheduler (EEVDF) lets a running task finish its slice before a
-    waking one of the same slice takes the core, and only a task with a
-    shorter slice than the running one's cuts in (6.12 and later; older
-    kernels keep the default). Not ``SCHED_IDLE``: with the cores full (a
-    busy machine, other services) that share is about 0.3 %, and the pages
-    then had no event for over 30 s (seen under a CPU hog)."""
+    """Answering a press comes first; an event may reach the page a few
+    milliseconds later. So this process runs nice +10, as ``SCHED_BATCH`` (its
+    wake-ups never preempt a running bot thread), and not ``SCHED_IDLE``,
+    which starves it on a busy machine (docs/architecture.md)."""
     with contextlib.suppress(OSError, AttributeError):  # Linux only; keeps the niceness
         os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
     with contextlib.suppress(OSError):
         os.nice(NICER)
-    with contextlib.suppress(OSError, AttributeError):
-        set_slice(os.SCHED_BATCH, os.getpriority(os.PRIO_PROCESS, 0), SLICE_NS)
 
 
 def main(argv: list[str]) -> int:

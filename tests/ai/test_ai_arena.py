@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _arena(*args: str) -> str:
     proc = subprocess.run(
-        [sys.executable, "bench/arena.py", *args],
+        [sys.executable, "-m", "bench.arena", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -23,7 +23,7 @@ def _arena(*args: str) -> str:
 
 def test_arena_prints_the_table() -> None:
     out = _arena("rules", "random", "--games", "4", "--workers", "1", "--max-hands", "3")
-    assert "rerun: python bench/arena.py rules random" in out
+    assert "rerun: python -m bench.arena rules random" in out
     assert "95% CI" in out
     assert "contracts made" in out and "decision time" in out
     row = next(

@@ -55,23 +55,6 @@ def test_settings_from_environment(monkeypatch) -> None:
     assert (s.ai_move_delay, s.ai_level, s.press_limit) == (0.5, "amateur", 3)
 
 
-def test_the_bot_gives_the_interpreter_up_every_millisecond(monkeypatch) -> None:
-    """The database thread waits at most this long for the loop's thread
-    (Python's 5 ms made commits slow under load: bot/__main__.py)."""
-    from bot.__main__ import share_the_interpreter
-
-    monkeypatch.setenv("BOT_TOKEN", "1:x")
-    before = sys.getswitchinterval()
-    try:
-        share_the_interpreter(load_settings(env_file=None).switch_interval_ms)
-        assert sys.getswitchinterval() == pytest.approx(0.001)
-        monkeypatch.setenv("SWITCH_INTERVAL_MS", "2.5")
-        share_the_interpreter(load_settings(env_file=None).switch_interval_ms)
-        assert sys.getswitchinterval() == pytest.approx(0.0025)
-    finally:
-        sys.setswitchinterval(before)
-
-
 def test_bad_value_names_the_setting(monkeypatch) -> None:
     monkeypatch.setenv("BOT_TOKEN", "1:x")
     monkeypatch.setenv("AI_MOVE_DELAY", "-1")
@@ -122,7 +105,6 @@ async def test_a_token_telegram_refuses_is_a_clear_error(tmp_path) -> None:
         ("WEBHOOK_PORT", "99999"),
         ("WEBHOOK_SECRET", "has spaces"),
         ("DEFAULT_LANG", "fr"),
-        ("SWITCH_INTERVAL_MS", "0"),
     ],
 )
 def test_every_bad_setting_is_one_line_naming_it(monkeypatch, name: str, value: str) -> None:
