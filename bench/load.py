@@ -138,7 +138,7 @@ async def run(args: argparse.Namespace) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="piki-load-"))
     db = tmp / "spades.db"
     async with FakeTelegram(bot_username="piki_load_bot") as fake:
-        people = People(fake, random.Random(args.seed), think=args.think)
+        people = People(fake, random.Random(args.seed), think=args.think_range)
         people.hook()
         # --app: the Mini App's streams; --app-control: the same streams elsewhere.
         app = (
@@ -172,6 +172,17 @@ async def run(args: argparse.Namespace) -> None:
                 batch = range(first, min(args.tables, first + args.step))
                 await asyncio.gather(*(open_table(people, i, sem) for i in batch))
                 memory.append((batch[-1] + 1, rss_kib(proc.pid)))
+            # Tables played by the day: opened after the real-time ones, their
+            # people think for hours.
+            for first in range(0, args.daily, args.step):
+                batch = range(first, min(args.daily, first + args.step))
+                await asyncio.gather(
+                    *(
+                        open_table(people, args.tables + i, sem, daily=True, think=args.daily_think)
+                        for i in batch
+                    )
+                )
+                memory.append((args.tables + batch[-1] + 1, rss_kib(proc.pid)))
             setup_s = time.perf_counter() - t0
             if app is not None:
                 await app.start()
@@ -225,6 +236,36 @@ def options() -> argparse.ArgumentParser:
         type=float,
         default=2.0,
         help="mean seconds a person thinks before pressing (uniform ±50%%); 0: at once",
+    )
+    p.add_argument(
+        "--think-range",
+        type=float,
+        nargs=2,
+        metavar=("LOW", "HIGH"),
+        help="seconds a person thinks, uniformly between LOW and HIGH (instead of --think)",
+    )
+    p.add_argument(
+        "--daily",
+        type=int,
+        default=0,
+        help="tables played by the day (a day a move; one person, three computer seats),"
+        " besides --tables real-time ones",
+    )
+    p.add_argument(
+        "--daily-think",
+        type=float,
+        nargs=2,
+        default=(1800.0, 7200.0),
+        metavar=("LOW", "HIGH"),
+        help="seconds the people of the daily tables think",
+    )
+    p.add_argument(
+        "--realistic",
+        action="store_true",
+        help="the load one bot really gets (docs/benchmarks.md): the bot's own pace and"
+        " limits, people thinking 3-15 s, the computer's 1 s pause, the master player,"
+        " 500 daily tables, the Mini App open on every seat; --tables real-time tables"
+        " (40 unless given)",
     )
     p.add_argument("--ai-level", default="novice", choices=("novice", "amateur", "master"))
     p.add_argument(
@@ -325,8 +366,40 @@ def options() -> argparse.ArgumentParser:
     return p
 
 
+# --realistic: what one bot's token really carries: Telegram takes ~30
+# messages a second from a bot. 40 real-time tables of people thinking 3-15 s
+# (the computer waiting its 1 s) make about that (the report says how many).
+REALISTIC = {
+    "tables": 40,
+    "think_range": (3.0, 15.0),
+    "ai_move_delay": 1.0,
+    "ai_level": "master",
+    "group_per_minute": 20,
+    "private_per_second": 1.0,
+    "global_per_second": 30.0,
+    "press_limit": 8,
+    "daily": 500,
+    "app": True,
+}
+
+
+def profile(args: argparse.Namespace, given: list[str]) -> None:
+    """Apply --realistic's values to every option not given on the command line."""
+    if args.realistic:
+        for name, value in REALISTIC.items():
+            flag = "--" + name.replace("_", "-")
+            if not any(a == flag or a.startswith(flag + "=") for a in given):
+                setattr(args, name, value)
+    if args.think_range is None:
+        args.think_range = (args.think * 0.5, args.think * 1.5)
+    args.think_range = tuple(args.think_range)
+    args.daily_think = tuple(args.daily_think)
+
+
 def main() -> None:
-    args = options().parse_args()
+    parser = options()
+    args = parser.parse_args()
+    profile(args, sys.argv[1:])
     if args.hour_equivalent:
         args.storage = True
         args.seconds = max(args.seconds, 20 * hour_window())

@@ -60,6 +60,10 @@ def per_move(seconds: float, moves: int) -> str:
     return f"{seconds / max(1, moves) * 1000:.2f} ms per move"
 
 
+# The calls that count against Telegram's ~30 messages a second.
+MESSAGE_CALLS = frozenset({"sendMessage", "editMessageText", "sendPhoto", "deleteMessage"})
+
+
 def report(
     args: argparse.Namespace,
     w: Window,
@@ -72,12 +76,18 @@ def report(
     lat = people.latencies
     print(f"command: python -m bench.load {shlex.join(sys.argv[1:])}".rstrip())
     print(
-        f"tables {args.tables} (people per table cycling {KINDS}), think {args.think} s,"
+        f"{'realistic profile: ' if args.realistic else ''}"
+        f"tables {args.tables} real-time (people per table cycling {KINDS}),"
+        f" {args.daily} by the day, think {args.think_range[0]:g}-{args.think_range[1]:g} s,"
         f" ai {args.ai_level} (move delay {args.ai_move_delay} s),"
         f" pacing: group {args.group_per_minute}/min, private {args.private_per_second}/s,"
         f" global {args.global_per_second}/s; set-up {w.setup_s:.1f} s"
     )
-    print(f"window {elapsed:.1f} s: {moves} moves = {moves / elapsed:.1f} moves/s")
+    sent = sum(n for m, n in w.calls.items() if m in MESSAGE_CALLS)
+    print(
+        f"window {elapsed:.1f} s: {moves} moves = {moves / elapsed:.1f} moves/s;"
+        f" {sent / elapsed:.1f} messages/s sent or edited"
+    )
     all_ticks, idle, stolen = s.ticks
     print(
         f"CPU: bot {s.bot / elapsed * 100:.0f} % of a core"

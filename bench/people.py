@@ -2,11 +2,11 @@
 press the moves their private messages offer, each press timed until the
 bot answers it.
 
-When a message offers a move, a person thinks ``think`` seconds on average
-(uniformly 0.5–1.5 times that; 0: at once) and presses: open the cards
-rather than bid blind, bid the number nearest 3, play a random allowed card.
+When a message offers a move, a person thinks (uniformly within their
+``think`` range, in seconds; 0: at once) and presses: open the cards rather
+than bid blind, bid the number nearest 3, play a random allowed card.
 Tables cycle through four people, two people and two computer seats, one
-person and three computer seats.
+person and three computer seats; a table played by the day has one person.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ FIRST_GROUP = -1001500000000
 @dataclass
 class Person:
     user: FakeUser
+    think: tuple[float, float] = (0.0, 0.0)  # seconds before a press, uniformly within
     last_key: str | None = None  # "m:table:seq" (or "l:…") of the last press
     busy: bool = False
 
@@ -41,7 +42,7 @@ class People:
     by_id: dict[int, Person] = field(default_factory=dict)  # by user id
     latencies: list[float] = field(default_factory=list)
     answers: Counter[str] = field(default_factory=Counter)
-    think: float = 0.0  # mean seconds a person takes before pressing
+    think: tuple[float, float] = (0.0, 0.0)  # seconds a person takes, uniformly within
     measuring: bool = False
     presses: int = 0
     # --app-phases: which phase is being measured now (its index; None while
@@ -84,7 +85,7 @@ class People:
         person.last_key = key
         person.busy = True
         loop = asyncio.get_running_loop()
-        think = self.rng.uniform(0.5, 1.5) * self.think if self.think > 0 else 0.0
+        think = self.rng.uniform(*person.think)
         loop.call_later(think, lambda: loop.create_task(self.press(person, msg, data)))
 
     def choose(self, msg: FakeMessage) -> str | None:
@@ -154,10 +155,23 @@ def table_message(fake: FakeTelegram, group: int) -> FakeMessage | None:
     return None
 
 
-async def open_table(people: People, index: int, sem: asyncio.Semaphore) -> None:
-    """Table ``index``: its group and people, seated, and the game started."""
+# The pace button's presses from the default (a minute a move) to a day a move.
+TO_DAILY = 4
+
+
+async def open_table(
+    people: People,
+    index: int,
+    sem: asyncio.Semaphore,
+    *,
+    daily: bool = False,
+    think: tuple[float, float] | None = None,
+) -> None:
+    """Table ``index``: its group and people, seated, and the game started;
+    ``daily``: one person, a day a move. ``think``: the people's range
+    (default: the crowd's)."""
     fake = people.fake
-    humans = KINDS[index % len(KINDS)]
+    humans = 1 if daily else KINDS[index % len(KINDS)]
     group = FIRST_GROUP - index
     users = [fake.add_user(10_000 + index * 4 + s, f"Игрок {index}.{s}") for s in range(humans)]
     fake.add_group(group, f"Стол {index}", members=users, admins=users[:1], supergroup=True)
@@ -179,9 +193,22 @@ async def open_table(people: People, index: int, sem: asyncio.Semaphore) -> None
                 60,
                 "seat",
             )
+        for _ in range(TO_DAILY if daily else 0):
+            msg = table_message(fake, group)
+            assert msg is not None
+            pace = fake.find_button(msg, text_contains="Темп")
+            before = msg.text
+            await (await fake.press(users[0], group, msg.message_id, pace.value or "")).answer(30)
+            await until(
+                lambda before=before: (
+                    (m := table_message(fake, group)) is not None and m.text != before
+                ),
+                60,
+                "pace",
+            )
         msg = table_message(fake, group)
         assert msg is not None
         for u in users:
-            people.by_id[u.id] = Person(u)
+            people.by_id[u.id] = Person(u, think or people.think)
         start = fake.find_button(msg, text_contains="Начать")
         await (await fake.press(users[0], group, msg.message_id, start.value or "")).answer(30)

@@ -45,6 +45,7 @@ from bot.services.play import PlayService
 from bot.webapp.auth import AuthError, Person, authenticate
 from bot.webapp.feed import Feed
 from bot.webapp.headers import EVENT_STREAM, NO_STORE, SECURITY_HEADERS
+from bot.webapp.hub import Hub
 from bot.webapp.state import plain, seat_state
 from bot.webapp.texts import page_texts
 
@@ -93,7 +94,12 @@ class TableApp:
         self.texts = texts
         self.clock = clock
         self.base = urlsplit(settings.webapp_url).path.rstrip("/")
-        self.feed = Feed(reg, clock.now, settings.default_lang, settings.log_level)
+        self.feed = (
+            Feed(reg, clock.now, settings.default_lang, settings.log_level)
+            if settings.webapp_streams == "process"
+            else None
+        )
+        self.hub = Hub(reg, texts, clock.now) if self.feed is None else None
         self._token = settings.bot_token.get_secret_value()
         self._words = {
             lang: json.dumps(words, ensure_ascii=False).encode()
@@ -136,10 +142,14 @@ class TableApp:
             await runner.cleanup()
 
     async def _on_startup(self, _: web.Application) -> None:
-        await self.feed.start()
+        if self.feed is not None:
+            await self.feed.start()
 
     async def _on_shutdown(self, _: web.Application) -> None:
-        await self.feed.stop()
+        if self.feed is not None:
+            await self.feed.stop()
+        if self.hub is not None:
+            self.hub.close()
 
     def _guarded(self, handler: Handler) -> Handler:
         """Refusals become JSON with the text in the person's language."""
@@ -280,6 +290,9 @@ class TableApp:
         live, _ = await self._seated(person, request.query.get("t"))
         if request.method != "GET":  # HEAD: the headers only
             return web.Response(headers={**SECURITY_HEADERS, **NO_STORE, **EVENT_STREAM})
+        if self.hub is not None:
+            return await self.hub.serve(request, live, person.user_id, person.lang)
+        assert self.feed is not None
         transport = request.transport
         sock = transport.get_extra_info("socket") if transport is not None else None
         if transport is None or sock is None:

@@ -255,7 +255,7 @@ async def test_out_of_turn_and_replayed_moves_are_refused(
             "Сейчас не ваш ход.",
         )
         assert s.actions() == before
-        # The mover's move is taken once; the same request again is stale.
+        # The mover's move is taken once; the same request again is told it stands.
         page = s.page(me)
         status, after = await page.move(state, action)
         assert status == 200 and after["seq"] > state["seq"]
@@ -264,8 +264,8 @@ async def test_out_of_turn_and_replayed_moves_are_refused(
         status, answer = await page.move(state, action)
         assert (status, answer["error"], answer["text"]) == (
             409,
-            "err-stale",
-            "Эта кнопка устарела.",
+            "err-move-made",
+            "✅ Этот ход уже принят.",
         )
         # A move numbered right but from another game is stale too.
         _, now = await page.state(s.table_id)

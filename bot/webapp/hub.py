@@ -1,0 +1,216 @@
+"""The Mini App's live streams, served by the bot itself.
+
+A page opens ``/api/events``; once the bot has checked who asks and where
+they sit (:mod:`bot.webapp.server`), the connection stays open and gets the
+seat's state at once, then again after each change of the table
+(Server-Sent Events), with what that seat may see only
+(:mod:`bot.webapp.state`).
+
+Every table changes under its lock, so when a watched table's lock is
+released (``Registry.on_release``) the table is noted, and at most once per
+``SCAN_DELAY`` each noted table whose picture changed (:func:`mark`) is
+built, once per language for the part every seat shares, and handed to its
+pages. A table whose lock is held again by then is left: it may hold a
+change not yet committed; its release notes it again. A page that reads
+slowly gets only the newest state when it catches up, never a backlog.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from aiohttp import web
+
+from bot.i18n import Texts
+from bot.model import LiveTable
+from bot.services.live import Registry
+from bot.webapp.headers import EVENT_STREAM, NO_STORE, SECURITY_HEADERS
+from bot.webapp.state import plain, public_state, seat_part
+
+# Seconds between a change and the pass that tells the pages: moves made
+# within it reach the page together, well inside the second people expect.
+SCAN_DELAY = 0.1
+# A stream that saw no change for this long gets a comment line: proxies keep
+# it open, and a page that went away is noticed.
+KEEPALIVE = 15.0
+
+
+def mark(live: LiveTable) -> tuple[Any, ...]:
+    """What must differ for any seat's picture of the table to differ. The
+    game is compared by identity and length: the services replace it, and
+    the length costs nothing to compare should one ever change it in place."""
+    return (
+        live.game,
+        live.seq,
+        live.status,
+        live.due_at,
+        live.paused,
+        len(live.looked),
+        len(live.away),
+        len(live.blocked),
+        tuple(live.seats),
+        tuple(live.names.get(u) for u in live.seats if u is not None),
+    )
+
+
+def _dumps(build: Callable[..., dict[str, Any]], *args: Any) -> str:
+    return json.dumps(build(*args), ensure_ascii=False, separators=(",", ":"))
+
+
+def _event(kind: str, data: dict[str, Any]) -> bytes:
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return f"event: {kind}\ndata: {body}\n\n".encode()
+
+
+@dataclass(eq=False, slots=True)
+class Page:
+    """One open stream: a person's page, and the newest event it has not had."""
+
+    user_id: int
+    lang: str
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    pending: bytes | None = None
+    gone: bool = False  # the person no longer sits at the table: the stream ends
+
+    def take(self) -> bytes | None:
+        data, self.pending = self.pending, None
+        return data
+
+    def waiting(self) -> bool:
+        return self.pending is not None
+
+
+@dataclass(eq=False, slots=True)
+class Watched:
+    """A table somebody watches. ``live`` is kept: a finished game is dropped
+    from the registry, and its last state must still reach the pages."""
+
+    live: LiveTable
+    seen: tuple[Any, ...]
+    pages: set[Page] = field(default_factory=set)
+    public_json: dict[str, str] = field(default_factory=dict)  # per language, this change
+
+
+class Hub:
+    def __init__(self, reg: Registry, texts: Texts, now: Callable[[], float]) -> None:
+        self.reg = reg
+        self.texts = texts
+        self.now = now
+        self._tables: dict[int, Watched] = {}
+        self._noted: set[int] = set()  # watched tables released since the last pass
+        self._scan: asyncio.TimerHandle | None = None
+        self.closing = False
+        reg.on_release = self._released
+
+    def __len__(self) -> int:
+        """Pages open now."""
+        return sum(len(w.pages) for w in self._tables.values())
+
+    async def serve(
+        self, request: web.Request, live: LiveTable, user_id: int, lang: str
+    ) -> web.StreamResponse:
+        """The seat's state now, then after every change, until the person
+        goes or the bot stops. A reconnecting page gets the state at once:
+        it catches up whatever it missed."""
+        response = web.StreamResponse(headers={**SECURITY_HEADERS, **NO_STORE, **EVENT_STREAM})
+        await response.prepare(request)
+        page = Page(user_id, lang)
+        async with self.reg.lock(live.table_id):  # the table as committed
+            live = self.reg.cached(live.table_id) or live
+            watched = self._watch(live, page)
+            page.pending = self._build(watched, page)
+        try:
+            while True:
+                data = page.take()
+                if data is not None:
+                    await response.write(data)
+                if page.gone or self.closing:
+                    break
+                page.wake.clear()
+                if page.waiting():  # built while the last one was written
+                    continue
+                try:
+                    async with asyncio.timeout(KEEPALIVE):
+                        await page.wake.wait()
+                except TimeoutError:
+                    await response.write(b": keep-alive\n\n")
+        except (ConnectionError, RuntimeError):
+            pass  # the page went away (closed, reloaded, lost the network)
+        finally:
+            self._unwatch(watched.live.table_id, page)
+        return response
+
+    def close(self) -> None:
+        """The server stops: every stream ends."""
+        self.closing = True
+        if self._scan is not None:
+            self._scan.cancel()
+            self._scan = None
+        for watched in self._tables.values():
+            for page in watched.pages:
+                page.wake.set()
+
+    # ------------------------------------------------------------ watching
+    def _watch(self, live: LiveTable, page: Page) -> Watched:
+        watched = self._tables.get(live.table_id)
+        if watched is None:
+            watched = self._tables[live.table_id] = Watched(live, mark(live))
+        elif watched.live is not live:
+            watched.live, watched.seen, watched.public_json = live, mark(live), {}
+        watched.pages.add(page)
+        return watched
+
+    def _unwatch(self, table_id: int, page: Page) -> None:
+        watched = self._tables.get(table_id)
+        if watched is None:
+            return
+        watched.pages.discard(page)
+        if not watched.pages:
+            del self._tables[table_id]
+            self._noted.discard(table_id)
+
+    def _released(self, table_id: int) -> None:
+        if table_id in self._tables:
+            self._noted.add(table_id)
+            if self._scan is None:
+                self._scan = asyncio.get_running_loop().call_later(SCAN_DELAY, self._pass)
+
+    def _pass(self) -> None:
+        self._scan = None
+        noted, self._noted = self._noted, set()
+        for table_id in noted:
+            watched = self._tables.get(table_id)
+            if watched is None or self.reg.busy(table_id):
+                continue  # no page any more; or held again, and noted at its release
+            current = self.reg.cached(table_id)
+            if current is not None:
+                watched.live = current
+            now = mark(watched.live)
+            if now == watched.seen:
+                continue
+            watched.seen, watched.public_json = now, {}
+            for page in watched.pages:
+                page.pending = self._build(watched, page)
+                page.wake.set()
+
+    def _build(self, watched: Watched, page: Page) -> bytes:
+        """The seat's state as an event: the public part as the table's other
+        pages share it, and the seat's own part, in one JSON object."""
+        live = watched.live
+        tr = partial(self.texts, page.lang)
+        seat = live.seat_of(page.user_id)
+        if seat is None or live.game is None:
+            page.gone = True
+            text = plain(tr("err-not-at-table"))
+            return _event("gone", {"error": "err-not-at-table", "text": text})
+        public = watched.public_json.get(page.lang)
+        if public is None:
+            public = watched.public_json[page.lang] = _dumps(public_state, tr, live)
+        own = _dumps(seat_part, tr, live, seat, self.now())
+        data = public[:-1] + "," + own[1:]  # {...public, ...own}
+        return f"id: {live.seq}\nevent: state\ndata: {data}\n\n".encode()
