@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from aiogram.utils.token import TokenValidationError, validate_token
 from pydantic import Field, SecretStr, ValidationError, field_validator
@@ -68,6 +69,8 @@ class Settings(BaseSettings):
     webhook_port: int = Field(default=8080, ge=1, le=65535)
     webhook_secret: SecretStr | None = None
     default_lang: Literal["ru", "en"] = "ru"
+    # The clock the groups read deadlines by («до 14:16»): an IANA zone name.
+    time_zone: str = "Europe/Moscow"
     # The Mini App (the table drawn in Telegram): WEBAPP_URL is its public
     # HTTPS base, served by the bot itself (with the webhook in webhook mode,
     # else on WEBAPP_LISTEN:WEBAPP_PORT behind a TLS proxy); unset: no app and
@@ -110,6 +113,20 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("time_zone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError("an IANA time zone, like Europe/Moscow or UTC") from None
+        return value
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The time zone deadlines are shown in."""
+        return ZoneInfo(self.time_zone)
 
     @field_validator("webhook_secret")
     @classmethod

@@ -15,18 +15,25 @@ from bot.services.live import Registry
 from bot.storage import repo
 from bot.views.common import (
     Tr,
-    bid_text,
+    last_trick_line,
     player_name,
     preset_label,
     public,
-    seat_name,
     side_name,
     trick_text,
 )
 from bot.views.results import sheet_block
-from bot.views.table import deadline_text, hints_line, rules_lines, score_lines
+from bot.views.sides import standing_lines
+from bot.views.table import (
+    game_over_line,
+    hints_line,
+    rules_lines,
+    score_lines,
+    status_line,
+    turn_line,
+)
 from engine.cards import SUIT_SYMBOLS
-from engine.game import BIDDING, DEAL, EXCHANGE, OVER, PLAY
+from engine.game import OVER, PLAY
 from engine.rules import CLASSIC
 
 KINDS = ("score", "turn", "table", "info", "sheet")
@@ -118,7 +125,7 @@ class LookupService:
         lines = [tr("score-title", target=str(live.rules.target), hands=len(v.sheet))]
         lines += score_lines(tr, live, v)
         if v.phase == OVER and v.winner is not None:
-            lines.append(tr("table-winner", winner=side_name(tr, live, v.winner)))
+            lines.append(game_over_line(tr, live, v))
         return "\n".join(lines)
 
     def _turn(self, tr: Tr, live: LiveTable) -> str:
@@ -126,56 +133,35 @@ class LookupService:
             return tr("lookup-not-started", target=str(live.rules.target))
         v = public(live)
         if v.phase == OVER:
-            assert v.winner is not None
-            return tr("table-winner", winner=side_name(tr, live, v.winner))
+            return game_over_line(tr, live, v)
         if live.status == TableStatus.CANCELLED:
             return tr("table-cancelled")
-        who = player_name(tr, live, v.to_move)
-        key = {BIDDING: "turn-bid", EXCHANGE: "turn-exchange"}.get(v.phase, "turn-play")
-        lines = [tr(key, name=who)]
-        deadline = deadline_text(tr, live, self.ctx.clock.now())
-        if deadline:
-            lines.append(deadline)
-        return "\n".join(lines)
+        return turn_line(tr, live, v, self.ctx.clock.now(), self.ctx.settings.zone)
 
     def _table(self, tr: Tr, live: LiveTable) -> str:
         if live.game is None:
             return tr("lookup-not-started", target=str(live.rules.target))
         v = public(live)
-        if v.phase in (BIDDING, EXCHANGE, DEAL):
-            return tr("lookup-bidding", hand=v.hand_no + 1)
         if v.phase == OVER:
             return self._turn(tr, live)
-        lines = [tr("table-trick-no", n=len(v.tricks) + 1, total=v.hand_size)]
-        if v.lead_suit is not None:
-            lines.append(tr("table-trick", cards=trick_text(tr, live, v.trick)))
-            lines.append(tr("lookup-lead", suit=SUIT_SYMBOLS[v.lead_suit]))
-        else:
-            lines.append(tr("lookup-lead-next", name=player_name(tr, live, v.to_move)))
-        lines.append(tr("spades-broken" if v.spades_broken else "spades-unbroken"))
+        lines = [status_line(tr, v)]
+        if v.phase == PLAY:
+            if v.lead_suit is not None:
+                lines.append(tr("table-trick", cards=trick_text(tr, live, v.trick)))
+                lines.append(tr("lookup-lead", suit=SUIT_SYMBOLS[v.lead_suit]))
+            else:
+                lines.append(tr("lookup-lead-next", name=player_name(tr, live, v.to_move)))
+            last = last_trick_line(tr, live, v)
+            if last is not None:
+                lines.append(last)
         return "\n".join(lines)
 
     def _info(self, tr: Tr, live: LiveTable) -> str:
         if live.game is None:
             return tr("lookup-not-started", target=str(live.rules.target))
         v = public(live)
-        n = v.players
-        lines = []
-        if v.phase == PLAY:
-            lines.append(tr("table-trick-no", n=len(v.tricks) + 1, total=v.hand_size))
-        elif v.phase != OVER:
-            lines.append(tr("lookup-bidding", hand=v.hand_no + 1))
-        for seat in range(n):
-            lines.append(
-                tr(
-                    "lookup-info-seat",
-                    seat=seat_name(tr, n, seat),
-                    name=player_name(tr, live, seat),
-                    bid=bid_text(tr, v.bids[seat], v.blind[seat]),
-                    tricks=v.tricks_won[seat],
-                )
-            )
-        return "\n".join(lines)
+        lines = [] if v.phase == OVER else [status_line(tr, v)]
+        return "\n".join(lines + standing_lines(tr, live, v))
 
     def _sheet(self, tr: Tr, live: LiveTable) -> str:
         if live.game is None:
@@ -214,16 +200,17 @@ class LookupService:
         row = await repo.user_stats(self.ctx.db, user_id)
         if row is None or not row["games"]:
             return tr("stats-empty", name=esc(name))
-        return tr(
+        text = tr(
             "stats",
             name=esc(name),
             games=row["games"],
             wins=row["wins"],
             contracts_bid=row["contracts_bid"],
             contracts_made=row["contracts_made"],
-            nils_bid=row["nils_bid"],
-            nils_made=row["nils_made"],
         )
+        if row["nils_bid"]:
+            text += tr("stats-nils", nils_bid=row["nils_bid"], nils_made=row["nils_made"])
+        return text + "."
 
     async def rules_in_chat(self, place: Place, locale: str) -> str:
         tr = self._tr(locale)

@@ -29,12 +29,13 @@ from bot.services.thinking import RULE_PLAYER, Thinkers
 from bot.storage import repo
 from bot.storage.db import Conn
 from bot.tasks import cancel_and_wait
-from bot.views.common import duration, player_name
+from bot.views.common import Tr, card, duration, player_name
 from bot.views.hand import blind_pending
-from bot.views.results import game_over, hand_result, private_result
-from engine import BLIND, EngineError, Game, apply, view
+from bot.views.results import LastTrick, game_over, hand_result, private_result
+from engine import BID, BLIND, EngineError, Game, apply, view
 from engine.ai import DEFAULT_BUDGET_MS
-from engine.game import EXCHANGE
+from engine.game import EXCHANGE, PLAY
+from engine.view import public_view
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,28 @@ def _default_chooser() -> Chooser:
 
 #: Run inside the transaction that ends a game (the partners' record, the afterword, the chart).
 FinishHook = Callable[[Conn, LiveTable], Awaitable[None]]
+
+
+def last_trick(g: Game, seat: int, action: int, line: dict[str, Any]) -> LastTrick | None:
+    """The trick a hand's last card completed: the cards before it, that card,
+    and who took it (whose tricks grew in the hand's sheet line). None when
+    the hand ended otherwise (no card was played: a hand thrown in)."""
+    if g.phase != PLAY:
+        return None
+    v = public_view(g)
+    pairs = (*v.trick, (seat, action))
+    grew = [s for s in range(v.players) if line["tricks"][s] > v.tricks_won[s]]
+    return (pairs, grew[0]) if len(grew) == 1 else None
+
+
+def timeout_move(tr: Tr, action: int) -> str:
+    """What the club player did for a player whose time ran out: «сыграл 7♦», «заявил 3»."""
+    if action == BLIND:
+        return tr("timeout-bid", bid=tr("bid-blind"))
+    if action >= BID:
+        bid = action - BID
+        return tr("timeout-bid", bid=tr("bid-nil") if bid == 0 else str(bid))
+    return tr("timeout-played", card=card(action))
 
 
 class PlayService:
@@ -294,10 +317,11 @@ class PlayService:
                 if new_hand:
                     live.looked = set()
                     line = after.sheet[-1]
+                    last = last_trick(g, seat, action, line)
                     await render.group_note(
-                        conn, live, hand_result(self.reg.tr_group(live), live, line)
+                        conn, live, hand_result(self.reg.tr_group(live), live, line, last)
                     )
-                    await render.closed_hands(conn, self.reg, live, g.hand_no, line)
+                    await render.closed_hands(conn, self.reg, live, g.hand_no, line, last)
                 if live.pinged is not None and (after.finished or after.to_move != live.pinged):
                     await pings.clear(conn, live)
                 if after.finished:
@@ -424,12 +448,13 @@ class PlayService:
         async def notes(conn: Conn) -> None:
             tr = self.reg.tr_group(live)
             name = player_name(tr, live, seat)
+            move = timeout_move(tr, action)
             live.timeouts[seat] = missed
             await repo.set_timeouts(conn, live.table_id, seat, missed)
             if missed >= 3 and uid is not None:
                 live.away.add(seat)
                 await repo.set_away(conn, live.table_id, seat, True)
-                await render.group_note(conn, live, tr("timeout-away", name=name))
+                await render.group_note(conn, live, tr("timeout-away", name=name, move=move))
                 ut = self.reg.tr_user(uid, live.lang)
                 await enqueue_send(
                     conn,
@@ -438,7 +463,7 @@ class PlayService:
                     render.back_keyboard(ut, live),
                 )
             else:
-                await render.group_note(conn, live, tr("timeout-move", name=name))
+                await render.group_note(conn, live, tr("timeout-move", name=name, move=move))
 
         await self._commit(live, seat, action, None, notes)
         self.kick(live.table_id)

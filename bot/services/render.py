@@ -20,7 +20,7 @@ from bot.views.common import Tr, public
 from bot.views.hand import hand_message
 from bot.views.keyboard import Keyboard, button, keyboard
 from bot.views.links import group_link
-from bot.views.results import hand_result
+from bot.views.results import LastTrick, private_hand_result
 from bot.views.table import game_table, open_table, options_screen
 from engine.view import views
 
@@ -58,7 +58,9 @@ async def table_message(
     at the bottom of the chat and the old one deleted."""
     tr = reg.tr_group(live)
     if live.game is not None and live.status != TableStatus.OPEN:
-        text, markup = game_table(tr, live, public(live), reg.ctx.clock.now(), app_link(reg, live))
+        text, markup = game_table(
+            tr, live, public(live), reg.ctx.clock.now(), reg.ctx.settings.zone, app_link(reg, live)
+        )
     elif options:
         text, markup = options_screen(tr, live)
     else:
@@ -132,15 +134,21 @@ def back_keyboard(tr: Tr, live: LiveTable) -> Keyboard:
 
 
 async def closed_hands(
-    conn: Conn, reg: Registry, live: LiveTable, hand_no: int, line: dict[str, Any]
+    conn: Conn,
+    reg: Registry,
+    live: LiveTable,
+    hand_no: int,
+    line: dict[str, Any],
+    last: LastTrick | None,
 ) -> None:
-    """The finished hand's private messages keep its result, without buttons."""
+    """The finished hand's private messages keep its last trick and the
+    player's side's result, without buttons."""
     for seat, uid in live.humans():
         if seat in live.blocked:
             continue
         tr = reg.tr_user(uid, live.lang)
         key = _hand_key(live.game_id, hand_no, seat)
-        await enqueue_put(conn, uid, key, hand_result(tr, live, line))
+        await enqueue_put(conn, uid, key, private_hand_result(tr, live, line, seat, last))
 
 
 async def group_note(conn: Conn, live: LiveTable, text: str) -> None:

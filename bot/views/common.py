@@ -8,6 +8,7 @@ group may see, no card of any hand) for group messages and lookups, and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime, tzinfo
 
 from bot.i18n import esc
 from bot.model import LiveTable, preset_name
@@ -29,22 +30,34 @@ def seat_name(tr: Tr, players: int, seat: int) -> str:
     return tr("seat", players=players, seat=seat, num=seat + 1)
 
 
-def player_name(tr: Tr, table: LiveTable, seat: int) -> str:
+def player_name(tr: Tr, table: LiveTable, seat: int, me: int | None = None) -> str:
     """HTML-safe display name of whoever sits at ``seat``; a computer seat is
-    named by its place so that two of them can be told apart."""
+    named by its place so that two of them can be told apart. ``me``: the
+    seat whose own chat this is: named «вы»."""
+    if seat == me:
+        return tr("you")
     uid = table.seats[seat]
     if uid is None:
         return tr("computer", seat=seat_name(tr, table.players, seat))
     return esc(table.names.get(uid) or str(uid))
 
 
-def side_name(tr: Tr, table: LiveTable, side: int) -> str:
+def side_name(tr: Tr, table: LiveTable, side: int, me: int | None = None) -> str:
     members = sides(table.players)[side]
     return (
-        tr("join-names", a=player_name(tr, table, members[0]), b=player_name(tr, table, members[1]))
+        tr(
+            "join-names",
+            a=player_name(tr, table, members[0], me),
+            b=player_name(tr, table, members[1], me),
+        )
         if len(members) == 2
-        else player_name(tr, table, members[0])
+        else player_name(tr, table, members[0], me)
     )
+
+
+def capitalized(line: str) -> str:
+    """A line that may start with «вы»: ``Вы + Вика: 63``."""
+    return line[:1].upper() + line[1:]
 
 
 def preset_label(tr: Tr, rules: Rules) -> str:
@@ -77,17 +90,25 @@ def bid_text(tr: Tr, bid: int | None, blind: bool) -> str:
     return tr("bid-n", n=bid)
 
 
+def num(n: int) -> str:
+    """A score with a true minus sign: ``−60``."""
+    return str(n).replace("-", "\u2212")
+
+
+def signed(n: int) -> str:
+    """A change of score: ``+63``, ``−60``, ``0``."""
+    return f"+{n}" if n > 0 else num(n)
+
+
 def trick_text(tr: Tr, table: LiveTable, pairs: Sequence[tuple[int, int]]) -> str:
-    return ", ".join(
+    """``Глеб 4♦ · Аня 10♦ · Борис 2♠`` in the order played."""
+    return " · ".join(
         tr("trick-card", name=player_name(tr, table, s), card=card(c)) for s, c in pairs
     )
 
 
-def trick_line(tr: Tr, table: LiveTable, v: PublicView) -> str | None:
-    """The trick on the table; between tricks the one just taken, and by whom
-    (until the next card is led), so nobody misses how a trick ended."""
-    if v.trick:
-        return tr("table-trick", cards=trick_text(tr, table, v.trick))
+def last_trick_line(tr: Tr, table: LiveTable, v: PublicView) -> str | None:
+    """The last trick taken, and by whom, in one line (None: none yet this hand)."""
     last = v.last_trick
     if last is None:
         return None
@@ -97,6 +118,27 @@ def trick_line(tr: Tr, table: LiveTable, v: PublicView) -> str | None:
         cards=trick_text(tr, table, pairs),
         winner=player_name(tr, table, winner),
     )
+
+
+def trick_line(tr: Tr, table: LiveTable, v: PublicView) -> str | None:
+    """The trick on the table; between tricks the one just taken, and by whom
+    (until the next card is led), so nobody misses how a trick ended."""
+    if v.trick:
+        return tr("table-trick", cards=trick_text(tr, table, v.trick))
+    return last_trick_line(tr, table, v)
+
+
+def clock_time(tr: Tr, at: float, now: float, zone: tzinfo) -> str:
+    """``14:16`` today, ``завтра 09:30``, else ``6.12 09:30``, in ``zone``."""
+    when = datetime.fromtimestamp(at, tz=zone)
+    today = datetime.fromtimestamp(now, tz=zone).date()
+    hm = when.strftime("%H:%M")
+    days = (when.date() - today).days
+    if days <= 0:
+        return hm
+    if days == 1:
+        return tr("time-tomorrow", time=hm)
+    return tr("time-date", time=hm, day=when.day, month=f"{when.month:02d}")
 
 
 def duration(tr: Tr, seconds: float) -> str:

@@ -8,7 +8,6 @@ from bot.i18n import esc
 from bot.model import LiveTable
 from bot.views.common import (
     Tr,
-    bid_text,
     card,
     cards_line,
     player_name,
@@ -17,7 +16,9 @@ from bot.views.common import (
 )
 from bot.views.keyboard import Button, Keyboard, button, keyboard, rows_by, rows_of, web_app
 from bot.views.links import table_url
-from engine.cards import sort_for_display
+from bot.views.sides import standing_lines
+from bot.views.table import status_line
+from engine.cards import SPADES, SUIT_SYMBOLS, sort_for_display
 from engine.game import BID, BIDDING, BLIND, EXCHANGE, OVER, PLAY
 from engine.scoring import partner
 from engine.view import View
@@ -33,11 +34,13 @@ def blind_pending(table: LiveTable, seat: int) -> bool:
 def hand_message(
     tr: Tr, table: LiveTable, v: View, webapp: str | None = None
 ) -> tuple[str, Keyboard | None]:
-    """The seat's private message, from its view ``v`` of the game; with
-    ``webapp`` (WEBAPP_URL), a button opening the table drawn."""
+    """The seat's private message, from its view ``v`` of the game: where the
+    hand stands, each side's contract against its tricks (the player is «вы»),
+    the trick on the table, the cards, and on the player's turn what to do.
+    With ``webapp`` (WEBAPP_URL), a button opening the table drawn."""
     seat = v.seat
     n = v.players
-    lines = [tr("hand-title", group=esc(table.chat_title), hand=v.hand_no + 1)]
+    lines = [tr("hand-title", group=esc(table.chat_title)), status_line(tr, v)]
     mate = partner(n, seat)
     if mate is not None:
         lines.append(
@@ -49,6 +52,13 @@ def hand_message(
         )
     else:
         lines.append(tr("hand-you", seat=seat_name(tr, n, seat)))
+    lines.append("")
+    lines.extend(standing_lines(tr, table, v, me=seat))
+    lines.append("")
+    if v.phase == PLAY:
+        trick = trick_line(tr, table, v)
+        if trick is not None:
+            lines.append(trick)
     hidden = seat not in table.looked and v.blind_possible
     if hidden:
         lines.append(tr("hand-closed", count=len(v.hand)))
@@ -59,21 +69,6 @@ def hand_message(
             lines.append(tr("hand-passed", cards=" ".join(card(c) for c in ex["cards"])))
         elif ex["to"] == seat:
             lines.append(tr("hand-received", cards=" ".join(card(c) for c in ex["cards"])))
-    bids = [
-        tr("hand-bid-of", name=player_name(tr, table, s), bid=bid_text(tr, v.bids[s], v.blind[s]))
-        for s in range(n)
-    ]
-    lines.append(tr("hand-bids", bids=", ".join(bids)))
-    if v.phase == PLAY:
-        tricks = ", ".join(
-            tr("hand-tricks-of", name=player_name(tr, table, s), n=v.tricks_won[s])
-            for s in range(n)
-        )
-        lines.append(tr("hand-tricks", tricks=tricks))
-        trick = trick_line(tr, table, v)
-        if trick is not None:
-            lines.append(trick)
-        lines.append(tr("spades-broken" if v.spades_broken else "spades-unbroken"))
     lines.append("")
     markup: Keyboard | None = None
     if v.phase == OVER:
@@ -98,13 +93,27 @@ def hand_message(
             lines.append(tr("hand-exchange", partner=mate_name))
         markup = _card_keyboard(table, v)
     else:
-        lines.append(tr("hand-your-play"))
+        lines.append(your_play(tr, v))
         markup = _card_keyboard(table, v)
     if table.hints and markup is not None and v.to_move == seat:
         markup = keyboard([*rows_of(markup), [_hint_button(tr, table)]])
     if webapp is not None and v.phase != OVER:
         markup = keyboard([*rows_of(markup), [_table_button(tr, table, webapp)]])
     return "\n".join(lines), markup
+
+
+def your_play(tr: Tr, v: View) -> str:
+    """What the player must do with a card now: follow the suit led, or
+    (without it) play any card; leading, whether spades may be led."""
+    lead = v.lead_suit
+    if lead is None:
+        return tr(
+            "hand-your-lead", broken=int(v.spades_broken or all(c // 13 == SPADES for c in v.hand))
+        )
+    suit = SUIT_SYMBOLS[lead]
+    if any(c // 13 == lead for c in v.hand):
+        return tr("hand-your-follow", suit=suit)
+    return tr("hand-your-any", suit=suit)
 
 
 def _table_button(tr: Tr, table: LiveTable, webapp: str) -> Button:
@@ -142,6 +151,12 @@ def _bid_keyboard(tr: Tr, table: LiveTable, v: View) -> Keyboard:
     return keyboard(rows_by(bids, 5))
 
 
+# At most this many cards a row: «10♣» is never cut on a phone.
+CARDS_PER_ROW = 5
+# The light mark of a card that may not be played now (pressed, it says why).
+UNPLAYABLE = "\u02d9"
+
+
 def _card_keyboard(table: LiveTable, v: View) -> Keyboard:
     """The whole hand as buttons, by suit; cards that may not be played (or
     passed) now are marked and only explain why when pressed."""
@@ -151,7 +166,7 @@ def _card_keyboard(table: LiveTable, v: View) -> Keyboard:
     current_suit = -1
     row: list[Button] = []
     for c in sort_for_display(list(v.hand)):
-        if c // 13 != current_suit or len(row) == 7:
+        if c // 13 != current_suit or len(row) == CARDS_PER_ROW:
             if row:
                 rows.append(row)
             row = []
@@ -159,7 +174,7 @@ def _card_keyboard(table: LiveTable, v: View) -> Keyboard:
         if c in allowed:
             row.append(button(card(c), MoveCb.packed(t=t, s=s, a=c)))
         else:
-            row.append(button(f"· {card(c)} ·", WhyCb.packed(t=t, s=s, a=c)))
+            row.append(button(f"{card(c)}{UNPLAYABLE}", WhyCb.packed(t=t, s=s, a=c)))
     if row:
         rows.append(row)
     return keyboard(rows)

@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import esc
 from bot.model import LiveTable, SeatResult
-from bot.views.common import Tr, bid_text, player_name, public, side_name
-from engine.scoring import sides
+from bot.views.common import (
+    Tr,
+    num,
+    player_name,
+    public,
+    seat_name,
+    side_name,
+    signed,
+    trick_text,
+)
+from bot.views.table import game_over_line
+from engine.scoring import side_of, sides
 from engine.view import PublicView
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)  # one minus sign everywhere: ASCII, as totals print
 
 
 def hints_used(tr: Tr, table: LiveTable) -> list[str]:
@@ -27,89 +34,181 @@ def hints_used(tr: Tr, table: LiveTable) -> list[str]:
     return [tr("hints-used", players=", ".join(used))] if used else []
 
 
-def hand_result(tr: Tr, table: LiveTable, line: dict[str, Any]) -> str:
-    """One short group message when a hand ends: the score-sheet line."""
-    n = table.players
+MINUS = "\u2212"
+
+#: The hand's last trick: (seat, card) in the order played, and who took it.
+LastTrick = tuple[Sequence[tuple[int, int]], int]
+
+
+def hand_result(
+    tr: Tr, table: LiveTable, line: dict[str, Any], last: LastTrick | None = None
+) -> str:
+    """One short group message when a hand ends: its last trick, then for
+    each side whether it made its contract and what that scored, each nil
+    on a line of its own."""
     out = [tr("result-title", hand=line["hand"] + 1)]
-    for i, members in enumerate(sides(n)):
-        side = line["sides"][i]
-        players = ", ".join(
-            tr(
-                "result-player",
-                name=player_name(tr, table, s),
-                bid=bid_text(tr, line["bids"][s], line["blind"][s]),
-                tricks=line["tricks"][s],
-            )
-            for s in members
-        )
-        parts = []
-        if side["contract"]:
-            parts.append(tr("part-contract", points=_signed(side["contract_points"])))
-        if side["overtricks"]:
-            parts.append(tr("part-bags", points=_signed(side["overtricks"])))
-        if side["nil"]:
-            parts.append(tr("part-nil", points=_signed(side["nil"])))
-        if side["bonus"]:
-            parts.append(tr("part-bonus", points=_signed(side["bonus"])))
-        if side["bag_penalty"]:
-            parts.append(tr("part-penalty", points=_signed(side["bag_penalty"])))
-        out.append(
-            tr(
-                "result-side",
-                side=side_name(tr, table, i),
-                players=players,
-                score=_signed(side["score"]),
-                parts=", ".join(parts) or "0",
-                total=side["total"],
-                bags=side["bags"],
-            )
-        )
+    if last is not None:
+        out.append(last_trick_text(tr, table, last))
+    for i in range(len(sides(table.players))):
+        out += side_result(tr, table, line, i)
     out += hints_used(tr, table)
     return "\n".join(out)
 
 
-def sheet_block(tr: Tr, table: LiveTable, v: PublicView) -> str:
-    """The whole score sheet as a monospace block."""
-    n = v.players
-    side_list = sides(n)
-    header = [tr("sheet-hand")]
-    header += [tr("sheet-bids"), tr("sheet-tricks")]
-    for i in range(len(side_list)):
-        header.append(_short(side_name(tr, table, i)))
-    rows = [header]
-    blind_mark = tr("sheet-blind-mark")
-    for line in v.sheet:
-        row = [str(line["hand"] + 1)]
-        row.append(
-            " ".join(
-                (blind_mark if line["blind"][s] else "0")
-                if line["bids"][s] == 0
-                else str(line["bids"][s])
-                for s in range(n)
+def private_hand_result(
+    tr: Tr, table: LiveTable, line: dict[str, Any], seat: int, last: LastTrick | None
+) -> str:
+    """What a player's own chat keeps of a finished hand: its last trick and
+    that player's side's result."""
+    out = [tr("result-title", hand=line["hand"] + 1)]
+    if last is not None:
+        out.append(last_trick_text(tr, table, last))
+    out += side_result(tr, table, line, side_of(table.players, seat))
+    out += hints_used(tr, table)
+    return "\n".join(out)
+
+
+def last_trick_text(tr: Tr, table: LiveTable, last: LastTrick) -> str:
+    pairs, winner = last
+    return tr(
+        "result-last-trick",
+        cards=trick_text(tr, table, pairs),
+        winner=player_name(tr, table, winner),
+    )
+
+
+def side_result(tr: Tr, table: LiveTable, line: dict[str, Any], i: int) -> list[str]:
+    """``✅ Аня + Вика: заказ 6, взято 9 → +63 (60 + 3 мешка) · итого 63``,
+    then a line for each nil of the side."""
+    members = sides(table.players)[i]
+    side = line["sides"][i]
+    name = side_name(tr, table, i)
+    parts = _parts(tr, side)
+    args = {
+        "side": name,
+        "score": signed(side["score"]),
+        "parts": parts,
+        "total": num(side["total"]),
+    }
+    if side["contract"]:
+        made = side["taken"] >= side["contract"]
+        key = "result-made" if made else "result-set"
+        out = [tr(key, contract=side["contract"], taken=side["taken"], **args)]
+    else:
+        out = [tr("result-no-contract", **args)]
+    rules = table.rules
+    for s in members:
+        if line["bids"][s] != 0:
+            continue
+        tricks = line["tricks"][s]
+        value = 200 if line["blind"][s] else 100
+        who = player_name(tr, table, s)
+        blind = int(line["blind"][s])
+        if tricks == 0:
+            out.append(tr("result-nil-made", name=who, blind=blind, points=signed(value)))
+            continue
+        note = ""
+        if len(members) == 2 and side["contract"]:
+            note = tr(f"result-nil-tricks-{rules.failed_nil}")
+        elif rules.failed_nil == "bags":
+            note = tr("result-nil-tricks-bags")
+        out.append(
+            tr(
+                "result-nil-failed",
+                name=who,
+                blind=blind,
+                tricks=tricks,
+                points=signed(-value),
+                note=note,
             )
         )
-        row.append(" ".join(str(t) for t in line["tricks"]))
-        for side in line["sides"]:
-            row.append(f"{_signed(side['score'])}={side['total']}/{side['bags']}")
+    return out
+
+
+def _parts(tr: Tr, side: dict[str, Any]) -> str:
+    """``(60 + 3 мешка − 100 за ноль)``: what the hand's score is made of,
+    when it is more than one thing."""
+    terms = [
+        (side["contract_points"], ""),
+        (side["overtricks"], "overtricks"),
+        (side["nil"], "nil"),
+        (side["bonus"], "bonus"),
+        (side["bag_penalty"], "penalty"),
+    ]
+    terms = [(value, kind) for value, kind in terms if value]
+    if len(terms) < 2:
+        return ""
+    text = ""
+    for k, (value, kind) in enumerate(terms):
+        amount = abs(value)
+        word = tr(f"part-{kind}", n=amount) if kind else str(amount)
+        if k == 0:
+            text = word if value > 0 else MINUS + word
+        else:
+            sign = "+" if value > 0 else MINUS
+            text += f" {sign} {word}"
+    return tr("result-parts", parts=text)
+
+
+def sheet_block(tr: Tr, table: LiveTable, v: PublicView) -> str:
+    """The whole score sheet as a monospace block a phone shows whole: a
+    column a side, headed by its players' short names; a cell is the bids
+    (their order is the header's), contract/taken, the hand's score and the
+    bags carried; the last row the totals."""
+    side_list = sides(v.players)
+    header = [tr("sheet-hand")] + [
+        "+".join(_short(sheet_name(tr, table, s)) for s in members) for members in side_list
+    ]
+    rows = [header]
+    for line in v.sheet:
+        row = [str(line["hand"] + 1)]
+        for i, members in enumerate(side_list):
+            side = line["sides"][i]
+            bids = "+".join(_bid_mark(tr, line, s) for s in members)
+            if len(members) == 1:
+                cell = f"{bids}/{line['tricks'][members[0]]}"
+            else:
+                cell = f"{bids} {side['contract']}/{side['taken']}"
+            row.append(f"{cell} {signed(side['score'])} ({side['bags']})")
         rows.append(row)
+    rows.append(
+        [tr("sheet-total")] + [f"{num(v.totals[i])} ({v.bags[i]})" for i in range(len(side_list))]
+    )
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    text = "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows)
-    # Names in it are isolated already (side_name); the block is only escaped.
+    text = "\n".join(
+        " ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    )
+    # Names in it are escaped here, once; the block is monospace text.
     return tr("sheet-block", sheet=html.escape(text, quote=False), legend=tr("sheet-legend"))
 
 
-def _short(name: str, limit: int = 14) -> str:
-    raw = html.unescape(name)
-    return raw if len(raw) <= limit else raw[: limit - 1] + "…"
+def sheet_name(tr: Tr, table: LiveTable, seat: int) -> str:
+    """A seat's name in the sheet: the person's first name, or the seat's
+    name for a computer (no emoji: it would break the columns)."""
+    uid = table.seats[seat]
+    if uid is None:
+        return seat_name(tr, table.players, seat)
+    return table.names.get(uid) or str(uid)
+
+
+def _bid_mark(tr: Tr, line: dict[str, Any], seat: int) -> str:
+    bid = line["bids"][seat]
+    if bid == 0:
+        return tr("sheet-blind-mark") if line["blind"][seat] else tr("sheet-nil-mark")
+    return str(bid)
+
+
+def _short(name: str, limit: int = 6) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def game_over(tr: Tr, table: LiveTable) -> str:
     v = public(table)
     assert v.winner is not None
-    totals = " : ".join(str(t) for t in v.totals)
     return "\n".join(
         [
-            tr("over-title", winner=side_name(tr, table, v.winner), totals=totals),
+            tr("over-title"),
+            game_over_line(tr, table, v),
             *hints_used(tr, table),
             "",
             sheet_block(tr, table, v),
@@ -122,19 +221,19 @@ def private_result(tr: Tr, table: LiveTable, record: SeatResult) -> str:
     this player's own record in the game, and how to play again."""
     v = public(table)
     assert v.winner is not None
-    totals = " : ".join(str(t) for t in v.totals)
+    record_line = tr(
+        "over-private-record",
+        hands=record.hands,
+        contracts_bid=record.contracts_bid,
+        contracts_made=record.contracts_made,
+    )
+    if record.nils_bid:
+        record_line += tr("over-private-nils", nils_bid=record.nils_bid, nils_made=record.nils_made)
     lines = [
         tr("over-private-title", group=esc(table.chat_title)),
-        tr("over-private-winner", winner=side_name(tr, table, v.winner), totals=totals),
+        game_over_line(tr, table, v),
         tr("over-private-won" if record.won else "over-private-lost"),
-        tr(
-            "over-private-record",
-            hands=record.hands,
-            contracts_bid=record.contracts_bid,
-            contracts_made=record.contracts_made,
-            nils_bid=record.nils_bid,
-            nils_made=record.nils_made,
-        ),
+        record_line,
         *hints_used(tr, table),
         "",
         tr("over-private-next", group=esc(table.chat_title)),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import tzinfo
 
 from bot.callbacks import (
     HINTS,
@@ -20,8 +20,9 @@ from bot.model import LiveTable, TableStatus, preset_name
 from bot.pace import is_daily
 from bot.views.common import (
     Tr,
-    bid_text,
+    clock_time,
     duration,
+    num,
     player_name,
     preset_label,
     seat_name,
@@ -29,6 +30,7 @@ from bot.views.common import (
     trick_line,
 )
 from bot.views.keyboard import Button, Keyboard, button, keyboard, link, rows_by, rows_of
+from bot.views.sides import bags_text, standing_lines
 from engine.game import BIDDING, EXCHANGE, OVER, PLAY
 from engine.rules import BID_SUM, BLIND_NIL, FAILED_NIL, LOSING_FLOORS, TARGETS
 from engine.scoring import sides
@@ -156,95 +158,104 @@ def options_screen(tr: Tr, table: LiveTable) -> tuple[str, Keyboard]:
 
 
 def score_lines(tr: Tr, table: LiveTable, v: PublicView) -> list[str]:
+    """Each side's total and bags, one line a side (the score lookup)."""
     return [
-        tr("score-line", side=side_name(tr, table, i), total=v.totals[i], bags=v.bags[i])
+        tr(
+            "side-head",
+            side=side_name(tr, table, i),
+            total=num(v.totals[i]),
+            bags=bags_text(tr, v.rules, v.bags[i]),
+        )
         for i in range(len(sides(v.players)))
     ]
 
 
-def deadline_text(tr: Tr, table: LiveTable, now: float) -> str | None:
+def deadline_text(tr: Tr, table: LiveTable, now: float, zone: tzinfo) -> str | None:
+    """``до 14:16``, ``до завтра 09:30``: when the player to move must have moved."""
     if table.due_at is None:
         return None
-    if is_daily(table.pace):
-        at = datetime.fromtimestamp(table.due_at, tz=UTC)
-        return tr(
-            "deadline-daily",
-            time=at.strftime("%H:%M"),
-            day=at.day,
-            month=at.month,
-            left=duration(tr, table.due_at - now),
-        )
-    return tr("deadline-live", pace=duration(tr, table.pace))
-
-
-_LOOKUPS = (("score", "turn", "table"), ("info", "sheet"))
+    return tr("deadline-at", time=clock_time(tr, table.due_at, now, zone))
 
 
 def lookup_keyboard(tr: Tr, table: LiveTable) -> Keyboard:
-    t = table.table_id
-    return keyboard(
-        [[button(tr(f"btn-q-{k}"), LookupCb.packed(t=t, k=k)) for k in row] for row in _LOOKUPS]
+    """What the table does not show itself: the whole score sheet."""
+    return keyboard([[button(tr("btn-q-sheet"), LookupCb.packed(t=table.table_id, k="sheet"))]])
+
+
+def status_line(tr: Tr, v: PublicView) -> str:
+    """``🃏 Сдача 2 · взятка 7 из 13 · ♠ вскрыты``."""
+    if v.phase == BIDDING:
+        stage = tr("stage-bidding")
+    elif v.phase == EXCHANGE:
+        stage = tr("stage-exchange")
+    else:
+        stage = tr(
+            "stage-play",
+            n=min(len(v.tricks) + 1, v.hand_size),
+            total=v.hand_size,
+            spades=tr("stage-spades-broken" if v.spades_broken else "stage-spades-unbroken"),
+        )
+    return tr("table-status", hand=v.hand_no + 1, stage=stage)
+
+
+def turn_line(tr: Tr, table: LiveTable, v: PublicView, now: float, zone: tzinfo) -> str:
+    """``▶️ Ходит Борис · до 14:16``."""
+    who = player_name(tr, table, v.to_move)
+    deadline = deadline_text(tr, table, now, zone)
+    key = {BIDDING: "table-turn-bid", EXCHANGE: "table-turn-exchange"}.get(
+        v.phase, "table-turn-play"
     )
+    return tr(key, name=who, deadline=f" · {deadline}" if deadline else "")
 
 
 def game_table(
-    tr: Tr, table: LiveTable, v: PublicView, now: float, app_link: str | None = None
+    tr: Tr,
+    table: LiveTable,
+    v: PublicView,
+    now: float,
+    zone: tzinfo,
+    app_link: str | None = None,
 ) -> tuple[str, Keyboard | None]:
-    """The group's view of a running or finished game: no hidden card, ever.
+    """The group's view of a running or finished game, read in two seconds:
+    where the hand stands and whose turn it is at the top, each side's
+    contract against its tricks, the last trick. No hidden card, ever.
     ``app_link``: the Mini App's t.me link for this table, as a last row."""
-    n = v.players
-    lines = [
-        tr("table-game-title", rules=preset_label(tr, table.rules), target=str(table.rules.target)),
-    ]
-    if v.phase != OVER:
-        lines.append(tr("table-hand", hand=v.hand_no + 1, dealer=player_name(tr, table, v.dealer)))
+    if v.phase == OVER:
+        assert v.winner is not None
+        lines = [tr("table-over-title", rules=preset_label(tr, table.rules))]
+        lines.append(game_over_line(tr, table, v))
+        lines.append("")
+        lines.extend(score_lines(tr, table, v))
+        return "\n".join(lines), None
+    lines = [status_line(tr, v)]
+    playing = table.status == TableStatus.PLAYING
+    if playing:
+        lines.append(turn_line(tr, table, v, now, zone))
     lines.append("")
-    for seat in range(n):
-        marker = "▶️ " if seat == v.to_move else ""
-        bid = bid_text(tr, v.bids[seat], v.blind[seat])
-        lines.append(
-            tr(
-                "table-seat",
-                marker=marker,
-                seat=seat_name(tr, n, seat),
-                name=player_name(tr, table, seat),
-                bid=bid,
-                tricks=v.tricks_won[seat],
-            )
-        )
-    lines.append("")
+    lines.extend(standing_lines(tr, table, v))
     if v.phase == PLAY:
         trick = trick_line(tr, table, v)
         if trick is not None:
+            lines.append("")
             lines.append(trick)
-        lines.append(tr("spades-broken" if v.spades_broken else "spades-unbroken"))
-        lines.append(tr("table-trick-no", n=len(v.tricks) + 1, total=v.hand_size))
-    lines.extend(score_lines(tr, table, v))
-    if v.phase == OVER:
-        assert v.winner is not None
-        lines.append("")
-        lines.append(tr("table-winner", winner=side_name(tr, table, v.winner)))
+    if not playing:
         return "\n".join(lines), None
-    if table.status != TableStatus.PLAYING:
-        return "\n".join(lines), None
-    lines.append("")
-    who = player_name(tr, table, v.to_move)
-    if v.phase == BIDDING:
-        lines.append(tr("turn-bid", name=who))
-    elif v.phase == EXCHANGE:
-        lines.append(tr("turn-exchange", name=who))
-    else:
-        lines.append(tr("turn-play", name=who))
-    deadline = deadline_text(tr, table, now)
-    if deadline:
-        lines.append(deadline)
+    notes = [tr("table-blocked", name=player_name(tr, table, s)) for s in sorted(table.blocked)]
+    notes += [tr("table-away", name=player_name(tr, table, s)) for s in sorted(table.away)]
     if table.hints:
-        lines.append(tr("table-hints", on=1))
-    for seat in sorted(table.blocked):
-        lines.append(tr("table-blocked", name=player_name(tr, table, seat)))
-    for seat in sorted(table.away):
-        lines.append(tr("table-away", name=player_name(tr, table, seat)))
+        notes.append(tr("table-hints", on=1))
+    if notes:
+        lines.append("")
+        lines.extend(notes)
     markup = lookup_keyboard(tr, table)
     if app_link is not None:
         markup = keyboard([*rows_of(markup), [link(tr("btn-webapp-group"), app_link)]])
     return "\n".join(lines), markup
+
+
+def game_over_line(tr: Tr, table: LiveTable, v: PublicView) -> str:
+    """``🏆 Победа: Аня + Вика — 586 : 228``: the winner's total first."""
+    assert v.winner is not None
+    order = [v.winner] + [i for i in range(len(v.totals)) if i != v.winner]
+    totals = " : ".join(num(v.totals[i]) for i in order)
+    return tr("table-winner", winner=side_name(tr, table, v.winner), totals=totals)

@@ -20,7 +20,7 @@ err-afterword-computer = The club player takes no gestures.
 err-afterword-not-player = Gestures are for those who sat at the table.
 
 partners-new = 🤝 { $a } and { $b } have played three games together — they are permanent partners now!
-partners-new-private = 🤝 You and { $name } have played three games together — you are permanent partners now. The club will seat you together.
+partners-new-private = 🤝 Partner: { $name } — three games together, you are permanent partners now. The club will seat you together.
 partners-none = No permanent partners yet: people become partners after { $need } games together.
 partners-title = 🤝 <b>Permanent partners</b>
 partners-line = • { $name }: { $games } { $games ->

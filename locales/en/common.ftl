@@ -11,7 +11,7 @@ seat = { $players ->
 }
 computer = 🤖 { $seat }
 seat-free = free
-join-names = { $a } & { $b }
+join-names = { $a } + { $b }
 
 bid-none = not bid yet
 bid-nil = nil
@@ -33,3 +33,14 @@ cmd-rules = This table's rules
 cmd-leave = Leave the table
 cmd-cancel = Cancel the game (creator or admin)
 cmd-help = How to play
+
+# When a move is due (the groups' clock, TIME_ZONE).
+time-tomorrow = tomorrow { $time }
+time-date = { $day }.{ $month } { $time }
+# Bags: one spelling everywhere.
+bags = { $n } { $n ->
+    [one] bag
+   *[other] bags
+}
+bags-warn = { " " }⚠️ one more costs −100
+you = you

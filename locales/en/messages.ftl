@@ -17,7 +17,7 @@ help =
     • Cards and buttons for bids and plays come to your private chat with the bot (press “Start” there first).
     • /score — the score, /rules — the table's rules, /leave — leave the table, /cancel — cancel the game.
     • 💡 The master's hints are turned on by the table's creator in ⚙️ Options; /review in the private chat goes through your last hand.
-    A bid is how many tricks you will take; partners' bids add up. Nil promises no trick at all (±100). Overtricks are bags: 10 bags cost 100 points.
+    A bid is how many tricks you will take; partners' bids together are the side's contract. Nil promises no trick at all (±100). Overtricks are bags: 10 bags cost 100 points.
 
 err-generic = Something went wrong. Please try again.
 err-stale = This button is out of date.

@@ -12,21 +12,17 @@ table-pace = { $daily ->
 btn-pace = ⏳ Pace: { $pace } per move
 deadline-daily = ⏳ Move due by { $time } UTC on { $month }/{ $day } ({ $left } left)
 deadline-live = ⏳ Per move: { $pace }
-table-away = 🤖 The club player plays for { $name } (come back: /back).
+table-away = 🤖 { $name }: the club player plays (come back: /back).
 
 reminder = ⏰ Your move in “{ $group }” — { $left } left.
-timeout-move = ⏰ { $name } ran out of time — the club player moved instead.
-timeout-away = ⏰ { $name } ran out of time a third time in a row — the club player takes the seat. Come back with the button or /back.
+timeout-move = ⏰ { $name }: time is up — the club player { $move }.
+timeout-away = ⏰ { $name }: time is up a third time in a row — the club player { $move } and keeps the seat. Come back with the button or /back.
 away-private = You missed three moves in a row in “{ $group }” — the club player plays for you. Come back when you can:
 back-note = 👋 { $name } is back at the table.
 btn-back = ↩️ Back to the game
 back-done = Welcome back! Your cards are in the private chat.
 err-not-away = Nobody is playing for you.
 
-btn-q-score = 📊 Score
-btn-q-turn = ⏳ Whose turn
-btn-q-table = 🃏 On the table
-btn-q-info = ℹ️ Bids
 btn-q-sheet = 📋 Sheet
 
 lookup-no-table = No game has been played in this group yet. Open a table with /newgame.
@@ -48,11 +44,12 @@ history-line = { $day }: winner — { $winner } ({ $totals }), { $hands } { $han
    *[other] hands
 }
 history-in-group = Each group has its own history: type /history there.
-stats-empty = { $name } has no finished games yet.
+stats-empty = { $name }: no finished games yet.
 stats = 📈 <b>{ $name }</b>: { $games } { $games ->
     [one] game
    *[other] games
-}, { $wins } won; contracts made { $contracts_made } of { $contracts_bid }; nils made { $nils_made } of { $nils_bid }.
+}, { $wins } won; contracts made { $contracts_made } of { $contracts_bid }
+stats-nils = ; nils made { $nils_made } of { $nils_bid }
 
 cmd-turn = Whose turn and until when
 cmd-table = On the table: trick, led suit, spades
@@ -68,3 +65,5 @@ btn-to-hand = 🃏 To my cards
 quiet-on = 🔕 Turn pings are off. Turn them on again: /quiet
 quiet-off = 🔔 Turn pings are on: when a move waits for you a few seconds, you get a message. Turn them off: /quiet
 cmd-quiet = Turn pings: off/on
+timeout-played = played { $card }
+timeout-bid = bid { $bid }

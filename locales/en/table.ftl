@@ -23,7 +23,7 @@ opt-none = none
 
 opt-players = Players
 opt-target = Play to
-opt-losing_floor = Lose at
+opt-losing_floor = Losing floor
 opt-failed_nil = Tricks of a failed nil
 opt-blind_nil = Blind nil
 opt-bid_sum = Sum of bids
@@ -54,16 +54,41 @@ table-game-title = 🃏 <b>Spades</b> · { $rules }, to { $target } points
 table-hand = Hand { $hand } · dealer { $dealer }
 table-seat = { $marker }{ $seat } — { $name }: { $bid }, tricks { $tricks }
 table-trick = On the table: { $cards }
-table-last-trick = Last trick: { $cards } — won by { $winner }
+table-last-trick = Last trick → { $winner }: { $cards }
 table-trick-no = Trick { $n } of { $total }
 score-line = { $side }: <b>{ $total }</b> ({ $bags } { $bags ->
     [one] bag
    *[other] bags
 })
-table-winner = 🏆 Winner: { $winner }!
+table-winner = 🏆 Winner: { $winner } — { $totals }
 turn-bid = Turn: { $name } — bid.
 turn-exchange = Turn: { $name } — blind nil card exchange.
 turn-play = Turn: { $name }.
 table-blocked = ⚠️ { $name } does not receive the bot's messages — the game waits.
 table-cancelled = 🃏 Table closed: the game was cancelled.
 blocked-note = ⚠️ { $name } cannot receive cards: the bot is blocked or not started. Open @{ $bot } and tap “Start” (or “Unblock”) — the game will wait.
+
+## The group's table during a game: the hand and the turn on top, each side's contract against its tricks.
+table-status = 🃏 Hand { $hand } · { $stage }
+stage-bidding = bidding
+stage-exchange = passing cards for a blind nil
+stage-play = trick { $n } of { $total } · { $spades }
+stage-spades-broken = ♠ broken
+stage-spades-unbroken = ♠ not broken
+table-turn-bid = ▶️ To bid: { $name }{ $deadline }
+table-turn-exchange = ▶️ Passing cards to the partner: { $name }{ $deadline }
+table-turn-play = ▶️ To play: { $name }{ $deadline }
+deadline-at = by { $time }
+side-head = { $side }: <b>{ $total }</b> · { $bags }
+side-detail = { "   " }contract { $contract }, taken { $taken } ({ $players })
+solo-line = { $head } · { $part }
+player-progress = { $name } { $taken } of { $bid }
+player-nil = { $name } { $blind ->
+    [1] blind nil
+   *[0] nil
+}{ $taken ->
+    [0] {""}
+   *[other] , taken { $taken }
+}
+player-waiting = { $name } …
+table-over-title = 🃏 <b>Game over</b> · { $rules }

@@ -16,11 +16,10 @@ webapp-tricks = tricks
 webapp-you = you
 webapp-partner = partner
 webapp-dealer = deals
-webapp-left = left
 webapp-your-turn = Your turn
 webapp-cards-down = Your cards are face down
 webapp-trick = On the table
 
 ## With values: the bot fills them in (bot/webapp/state.py).
-webapp-taken-by = Trick taken by { $name }
+webapp-taken-by = Trick → { $name }
 webapp-target = Game to { $target }

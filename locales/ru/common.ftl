@@ -11,7 +11,7 @@ seat = { $players ->
 }
 computer = 🤖 { $seat }
 seat-free = свободно
-join-names = { $a } и { $b }
+join-names = { $a } + { $b }
 
 bid-none = ждём заявку
 bid-nil = ноль
@@ -33,3 +33,15 @@ cmd-rules = Правила этого стола
 cmd-leave = Встать из-за стола
 cmd-cancel = Отменить игру (создатель или админ)
 cmd-help = Как играть
+
+# Время, до которого надо сходить (часы группы, TIME_ZONE).
+time-tomorrow = завтра { $time }
+time-date = { $day }.{ $month } { $time }
+# Мешки: одно написание везде.
+bags = { $n } { $n ->
+    [one] мешок
+    [few] мешка
+   *[many] мешков
+}
+bags-warn = { " " }⚠️ ещё один — −100
+you = вы

@@ -17,21 +17,17 @@ deadline-daily = ⏳ Срок хода: до { $time } UTC { $day }.{ $month ->
    *[other] 0{ $month }
 } (осталось { $left })
 deadline-live = ⏳ На ход: { $pace }
-table-away = 🤖 За { $name } играет клубный игрок (вернуться: /back).
+table-away = 🤖 { $name }: играет клубный игрок (вернуться: /back).
 
 reminder = ⏰ Ваш ход в «{ $group }» — осталось { $left }.
-timeout-move = ⏰ { $name } не успел(а) — ход сделал клубный игрок.
-timeout-away = ⏰ { $name } не успел(а) третий раз подряд — дальше за него играет клубный игрок. Вернуться можно кнопкой или командой /back.
+timeout-move = ⏰ { $name }: время вышло — клубный игрок { $move }.
+timeout-away = ⏰ { $name }: время вышло третий раз подряд — клубный игрок { $move } и дальше играет на этом месте. Вернуться можно кнопкой или командой /back.
 away-private = Вы пропустили три хода подряд в «{ $group }» — за вас играет клубный игрок. Когда сможете, возвращайтесь:
-back-note = 👋 { $name } вернулся(ась) за стол.
+back-note = 👋 { $name } снова за столом.
 btn-back = ↩️ Вернуться в игру
 back-done = С возвращением! Карты пришли в личный чат.
 err-not-away = За вас и так никто не играет.
 
-btn-q-score = 📊 Счёт
-btn-q-turn = ⏳ Чей ход
-btn-q-table = 🃏 На столе
-btn-q-info = ℹ️ Заявки
 btn-q-sheet = 📋 Запись
 
 lookup-no-table = В этой группе ещё не было игры. Откройте стол командой /newgame.
@@ -54,12 +50,13 @@ history-line = { $day }: победа — { $winner } ({ $totals }), { $hands } 
    *[many] сдач
 }
 history-in-group = История партий есть в каждой группе: наберите /history там.
-stats-empty = У { $name } пока нет законченных партий.
+stats-empty = { $name }: пока нет законченных партий.
 stats = 📈 <b>{ $name }</b>: { $games } { $games ->
     [one] партия
     [few] партии
    *[many] партий
-}, побед { $wins }; заказов выполнено { $contracts_made } из { $contracts_bid }; нолей сыграно { $nils_made } из { $nils_bid }.
+}, побед { $wins }; заказов выполнено { $contracts_made } из { $contracts_bid }
+stats-nils = ; нолей сыграно { $nils_made } из { $nils_bid }
 
 cmd-turn = Чей ход и до какого времени
 cmd-table = Что на столе: взятка, масть, пики
@@ -75,3 +72,5 @@ btn-to-hand = 🃏 К картам
 quiet-on = 🔕 Напоминания о ходе выключены. Включить снова: /quiet
 quiet-off = 🔔 Напоминания о ходе включены: если ход ждёт вас несколько секунд, придёт сообщение. Выключить: /quiet
 cmd-quiet = Напоминания о ходе: выкл/вкл
+timeout-played = сыграл { $card }
+timeout-bid = заявил { $bid }

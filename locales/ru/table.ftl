@@ -23,7 +23,7 @@ opt-none = нет
 
 opt-players = Игроки
 opt-target = Игра до
-opt-losing_floor = Проигрыш при
+opt-losing_floor = Порог проигрыша
 opt-failed_nil = Взятки проваленного ноля
 opt-blind_nil = Слепой ноль
 opt-bid_sum = Сумма заявок
@@ -54,17 +54,42 @@ table-game-title = 🃏 <b>Пики</b> · { $rules }, до { $target } очко
 table-hand = Сдача { $hand } · сдаёт { $dealer }
 table-seat = { $marker }{ $seat } — { $name }: { $bid }, взяток { $tricks }
 table-trick = На столе: { $cards }
-table-last-trick = Последняя взятка: { $cards } — взял(а) { $winner }
+table-last-trick = Прошлая взятка → { $winner }: { $cards }
 table-trick-no = Взятка { $n } из { $total }
 score-line = { $side }: <b>{ $total }</b> ({ $bags } { $bags ->
     [one] мешок
     [few] мешка
    *[many] мешков
 })
-table-winner = 🏆 Победа: { $winner }!
+table-winner = 🏆 Победа: { $winner } — { $totals }
 turn-bid = Ход: { $name } — заявка.
 turn-exchange = Ход: { $name } — обмен картами для слепого ноля.
 turn-play = Ход: { $name }.
 table-blocked = ⚠️ { $name } не получает сообщения бота — игра ждёт.
 table-cancelled = 🃏 Стол закрыт: игра отменена.
 blocked-note = ⚠️ { $name } не может получать карты: бот заблокирован или не запущен. Откройте @{ $bot } и нажмите «Старт» (или «Разблокировать») — игра подождёт.
+
+## Стол в группе во время игры: где сдача и чей ход — сверху, заказ каждой стороны против её взяток.
+table-status = 🃏 Сдача { $hand } · { $stage }
+stage-bidding = заявки
+stage-exchange = обмен картами для слепого ноля
+stage-play = взятка { $n } из { $total } · { $spades }
+stage-spades-broken = ♠ вскрыты
+stage-spades-unbroken = ♠ не вскрыты
+table-turn-bid = ▶️ Заявляет { $name }{ $deadline }
+table-turn-exchange = ▶️ Отдаёт карты партнёру { $name }{ $deadline }
+table-turn-play = ▶️ Ходит { $name }{ $deadline }
+deadline-at = до { $time }
+side-head = { $side }: <b>{ $total }</b> · { $bags }
+side-detail = { "   " }заказ { $contract }, взято { $taken } ({ $players })
+solo-line = { $head } · { $part }
+player-progress = { $name } { $taken } из { $bid }
+player-nil = { $name } { $blind ->
+    [1] слепой ноль
+   *[0] ноль
+}{ $taken ->
+    [0] {""}
+   *[other] , взято { $taken }
+}
+player-waiting = { $name } …
+table-over-title = 🃏 <b>Игра окончена</b> · { $rules }

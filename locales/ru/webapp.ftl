@@ -16,11 +16,10 @@ webapp-tricks = взятки
 webapp-you = вы
 webapp-partner = партнёр
 webapp-dealer = сдаёт
-webapp-left = осталось
 webapp-your-turn = Ваш ход
 webapp-cards-down = Карты лежат рубашкой вверх
 webapp-trick = На столе
 
 ## Со значениями: их заполняет бот (bot/webapp/state.py).
-webapp-taken-by = Взятку взял(а) { $name }
+webapp-taken-by = Взятка → { $name }
 webapp-target = Игра до { $target }

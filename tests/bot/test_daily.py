@@ -109,7 +109,7 @@ async def test_missed_deadlines_reminders_takeover_and_return(fake, tmp_path) ->
                     break
             seat, last_due = deadline_of(db)
             assert seat == 2
-            await fake.wait_for(lambda: "осталось 24 ч" in table.table_message().text)
+            await fake.wait_for(lambda: "до завтра" in table.table_message().text)
             reminders = reminders_sent()
             clock.advance(12 * HOUR + 1)  # half time
             await fake.wait_for(lambda r=reminders: reminders_sent() == r + 1)
@@ -119,7 +119,7 @@ async def test_missed_deadlines_reminders_takeover_and_return(fake, tmp_path) ->
             assert "осталось 1 ч" in fake.sent_texts(boris.id)[-1]
             clock.advance(HOUR)  # the deadline
             await fake.wait_for(
-                lambda m=missed: sum("не успел" in t for t in fake.sent_texts(GROUP_A)) == m
+                lambda m=missed: sum("время вышло" in t for t in fake.sent_texts(GROUP_A)) == m
             )
         await fake.wait_for(lambda: any("третий раз подряд" in t for t in fake.sent_texts(GROUP_A)))
         back = await fake.wait_for(
@@ -140,11 +140,11 @@ async def test_missed_deadlines_reminders_takeover_and_return(fake, tmp_path) ->
         # One button and he is back; his hand comes again.
         answer = await (await fake.press_button(boris, back, text_contains="Вернуться")).answer()
         assert answer["text"] is None
-        await fake.wait_for(lambda: any("вернулся" in t for t in fake.sent_texts(GROUP_A)))
+        await fake.wait_for(lambda: any("снова за столом" in t for t in fake.sent_texts(GROUP_A)))
         await fake.wait_for(lambda: "играет клубный игрок" not in table.table_message().text)
         # Timeout notes are short and few: one line per missed move.
         notes = fake.sent_texts(GROUP_A)[group_before:]
-        assert sum("не успел" in t for t in notes) == 3
+        assert sum("время вышло" in t for t in notes) == 3
     finally:
         await bot.stop()
 
@@ -173,13 +173,13 @@ async def test_restart_during_a_deadline_does_not_charge_the_downtime(fake, tmp_
         await fake.wait_idle(quiet=0.1)
         seat2, due2 = deadline_of(db)
         assert seat2 == seat and due2 == pytest.approx(due + 10 * HOUR, abs=1)
-        timeouts = sum("не успел" in t for t in fake.sent_texts(GROUP_A))
+        timeouts = sum("время вышло" in t for t in fake.sent_texts(GROUP_A))
         clock.advance(23 * HOUR)  # 33 h after the move began, 23 h of it counted
         await fake.wait_idle(quiet=0.1)
-        assert sum("не успел" in t for t in fake.sent_texts(GROUP_A)) == timeouts
+        assert sum("время вышло" in t for t in fake.sent_texts(GROUP_A)) == timeouts
         clock.advance(1.5 * HOUR)
         await fake.wait_for(
-            lambda: sum("не успел" in t for t in fake.sent_texts(GROUP_A)) == timeouts + 1
+            lambda: sum("время вышло" in t for t in fake.sent_texts(GROUP_A)) == timeouts + 1
         )
     finally:
         await bot.stop()
@@ -241,7 +241,7 @@ async def test_one_player_at_two_tables_in_two_groups(fake, tmp_path) -> None:
             await fake.wait_for(lambda t=t: "Сдача 1" in t.table_message().text)
             tables[group] = t
         await fake.wait_idle(quiet=0.1)
-        hands = [m for m in fake.chat_messages(anna.id) if "сдача" in m.text]
+        hands = [m for m in fake.chat_messages(anna.id) if "Сдача" in m.text]
         assert any("Работа" in m.text for m in hands) and any("Дача" in m.text for m in hands)
         # A move on the «Дача» message acts on that table only.
         msg = next(
@@ -249,7 +249,7 @@ async def test_one_player_at_two_tables_in_two_groups(fake, tmp_path) -> None:
         )
         before_a = tables[GROUP_A].table_message().text
         await (await fake.press(anna, anna.id, msg.message_id, move_buttons(msg)[0])).answer()
-        await fake.wait_for(lambda: "Анна: ждём заявку" not in tables[GROUP_B].table_message().text)
+        await fake.wait_for(lambda: "Анна …" not in tables[GROUP_B].table_message().text)
         await fake.wait_idle(quiet=0.1)
         assert tables[GROUP_A].table_message().text == before_a
         await fake.send_text(anna, anna.id, "/score")

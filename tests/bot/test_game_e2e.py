@@ -68,7 +68,7 @@ async def test_four_friends_play_a_whole_game(fake: FakeTelegram, tmp_path) -> N
 
         texts = fake.sent_texts(GROUP)
         final = next(t for t in texts if "Игра окончена" in t)
-        assert "Заявки" in final  # the full score sheet comes with the result
+        assert "Итог" in final  # the score sheet comes with the result
         assert sum("Сдача" in t and "сыграна" in t for t in texts) >= 1
         # No hand ever appeared in the group.
         assert not any("Ваши карты" in t for t in texts)

@@ -3,6 +3,8 @@ of the game with one's own record."""
 
 from __future__ import annotations
 
+import re
+
 from fake_telegram import FakeTelegram
 from harness import Table, play_moves
 
@@ -39,9 +41,9 @@ def versions(fake: FakeTelegram, chat_id: int) -> list[str]:
 async def test_the_trick_just_taken_shows_in_private(fake: FakeTelegram, running_bot) -> None:
     anna = fake.add_user(811, "Анна")
     table = await open_club_game(fake, [anna])
-    await play_moves(table, lambda: any("Последняя взятка" in t for t in versions(fake, anna.id)))
-    shown = next(t for t in versions(fake, anna.id) if "Последняя взятка" in t)
-    assert "взял(а)" in shown and "Ваши карты" in shown
+    await play_moves(table, lambda: any("Прошлая взятка →" in t for t in versions(fake, anna.id)))
+    shown = next(t for t in versions(fake, anna.id) if "Прошлая взятка →" in t)
+    assert "Ваши карты" in shown
 
 
 async def test_each_player_gets_the_result_in_private(fake: FakeTelegram, running_bot) -> None:
@@ -56,6 +58,6 @@ async def test_each_player_gets_the_result_in_private(fake: FakeTelegram, runnin
         last = results[0]
         assert "Победа:" in last and "Ваша игра:" in last and "/newgame" in last
         assert ("Вы победили" in last) != ("не вышло" in last)
-    # One minus sign everywhere: results print totals with the ASCII one.
+    # One minus sign everywhere: the true one (−60), never a hyphen.
     for text in fake.sent_texts(GROUP):
-        assert "\u2212" not in text, text
+        assert not re.search(r"(?<![\w-])-\d", text), text

@@ -94,7 +94,7 @@ async def start_table(fake: FakeTelegram, tmp_path: Path, **extra: Any) -> Setup
 def hand_messages(fake: FakeTelegram, *users: FakeUser) -> list[Any]:
     out = []
     for u in users:
-        found = [m for m in fake.chat_messages(u.id) if "сдача" in m.text and m.buttons()]
+        found = [m for m in fake.chat_messages(u.id) if "Сдача" in m.text and m.buttons()]
         if found:
             out.append(found[-1])
     return out
@@ -387,8 +387,10 @@ async def test_a_move_in_the_app_updates_the_chat(fake: FakeTelegram, tmp_path: 
         await fake.wait_for(lambda: fake.message(me.id, msg.message_id).edits > edits)
         text = fake.message(me.id, msg.message_id).text
         if state["bids"]:
-            assert f"{me.first_name} — заявка {action - 52}" in text
-            await fake.wait_for(lambda: "заявка 4" in s.table.table_message().text)
+            assert f"вы 0 из {action - 52}" in text
+            await fake.wait_for(
+                lambda: f"{me.first_name} 0 из {action - 52}" in s.table.table_message().text
+            )
         else:
             assert card_label(action) in text  # on the table now
     finally:

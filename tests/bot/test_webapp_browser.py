@@ -5,8 +5,12 @@ Telegram's own script (``telegram-web-app.js``) is the one thing the page
 loads from outside; here it is answered by a stand-in that gives the page a
 signed ``initData`` and a theme, as Telegram would, and records the haptic
 feedback. Every other request must go to the bot. Screenshots (light and
-dark, bidding and mid-trick) are saved under the test's tmp dir, and also to
-``$PIKI_SCREENSHOTS`` when that is set (how docs/ got its two).
+dark, bidding and mid-trick) are saved under the test's tmp dir; with
+``PIKI_SCREENSHOTS=1`` the two that docs/ shows are written there too
+(``docs/webapp-bidding-light.png``, ``docs/webapp-mid-trick-dark.png``), or
+into the directory ``$PIKI_SCREENSHOTS`` names::
+
+    PIKI_SCREENSHOTS=1 pytest -p no:cacheprovider tests/bot/test_webapp_browser.py -k whole_hand
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from fake_telegram.webapp import free_port, sign_init_data, table_of_url, web_ap
 from harness import InProcessBot, Table, action_of, move_buttons, settings_for
 
 from bot.config import Settings
+from bot.webapp.state import plain
 
 playwright_api = pytest.importorskip("playwright.async_api")
 
@@ -141,19 +146,27 @@ async def browser(tmp_path: Path) -> AsyncIterator[Any]:
             await context.close()
 
 
+# The shots docs/ shows (docs/webapp.md, README.md), by the names they have there.
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+DOCS_SHOTS = {
+    "bidding-light": "webapp-bidding-light.png",
+    "mid-trick-dark": "webapp-mid-trick-dark.png",
+}
+
+
 class Screens:
     def __init__(self, tmp_path: Path) -> None:
         self.dir = tmp_path / "screens"
         self.dir.mkdir()
-        extra = os.environ.get("PIKI_SCREENSHOTS")
-        self.extra = Path(extra) if extra else None
+        extra = os.environ.get("PIKI_SCREENSHOTS", "")
+        self.extra = None if extra in ("", "0") else DOCS if extra == "1" else Path(extra)
 
     async def shoot(self, page: Any, name: str) -> Path:
         path = self.dir / f"{name}.png"
         await page.screenshot(path=str(path))
-        if self.extra is not None:
+        if self.extra is not None and name in DOCS_SHOTS:
             self.extra.mkdir(parents=True, exist_ok=True)
-            shutil.copy(path, self.extra / path.name)
+            shutil.copy(path, self.extra / DOCS_SHOTS[name])
         return path
 
     async def both_themes(self, page: Any, name: str) -> None:
@@ -303,6 +316,41 @@ async def page_dump(page: Any) -> Any:
     )
 
 
+# What the page shows at every moment, watched from inside it (every change
+# of its DOM, the clock's ticks included): a toast still up when the table
+# changed under it (a new move or phase: the toast was about the table before),
+# and how many countdowns (a time such as 0:59) are visible at once.
+WATCH = r"""() => {
+  const app = document.getElementById('app');
+  const toast = document.getElementById('toast');
+  const shown = (el) => el.getClientRects().length > 0
+    && getComputedStyle(el).visibility !== 'hidden';
+  const timers = () => [...app.querySelectorAll('*')].filter((el) => shown(el)
+    && [...el.childNodes].some((n) => n.nodeType === 3 && /\d:\d\d/.test(n.textContent)));
+  const w = window.__watch = {stale: [], most: 0, timers: [], by_turn: 0};
+  new MutationObserver((records) => {
+    let changed = -1;
+    let told = -1;
+    records.forEach((r, i) => {
+      if (r.target === app && ['data-seq', 'data-phase'].includes(r.attributeName)
+          && r.oldValue !== app.getAttribute(r.attributeName)) changed = i;
+      if (toast.contains(r.target)) told = i;
+    });
+    // A toast shown in the same batch after the change is about the new table.
+    if (changed >= 0 && shown(toast) && told < changed) {
+      w.stale.push([app.dataset.seq, app.dataset.phase, toast.textContent]);
+    }
+    const now = timers();
+    if (now.length > w.most) {
+      w.most = now.length;
+      w.timers = now.map((el) => (el.id || el.className) + ': ' + el.textContent);
+    }
+    if (now.length === 1 && now[0].closest('.seat.turn')) w.by_turn += 1;
+  }).observe(app, {attributes: true, attributeOldValue: true, childList: true,
+                   characterData: true, subtree: true});
+}"""
+
+
 async def page_state(page: Any) -> dict[str, Any]:
     return dict(
         await page.evaluate(
@@ -329,6 +377,8 @@ async def test_a_whole_hand_in_the_app(fake: FakeTelegram, tmp_path: Path, brows
         assert await page.title() == "Пики"
         assert await page.locator("#hand .card").count() == 13
         assert await page.locator(".seat").count() == 4
+        await page.evaluate(WATCH)
+        toast = page.locator("#toast")
 
         live_seen = 0  # Boris's chat moves that reached the page without a reload
         refused = None
@@ -374,17 +424,21 @@ async def test_a_whole_hand_in_the_app(fake: FakeTelegram, tmp_path: Path, brows
                 await seq_above(page, st["seq"])
                 continue
             dim = page.locator("#hand .card.dim")
-            if refused is None and await dim.count():
+            refusing = refused is None and await dim.count() > 0
+            if refusing:
                 haptics = await page.evaluate("window.__haptics.length")
                 await tap(page, dim.first)
-                toast = page.locator("#toast")
                 await toast.wait_for(state="visible")
                 refused = await toast.text_content()
                 assert (await page_state(page))["seq"] == st["seq"]
                 assert "notification:error" in await page.evaluate(
                     f"window.__haptics.slice({haptics})"
                 )
-            if "mid-trick" not in shots and await page.locator("#trick .card").count() >= 2:
+            if (
+                "mid-trick" not in shots
+                and not refusing  # the refusal's toast is still up: a later turn
+                and await page.locator("#trick .card").count() >= 2
+            ):
                 await screens.both_themes(page, "mid-trick")
                 shots.add("mid-trick")
             card = page.locator("#hand .card.playable").first
@@ -392,6 +446,8 @@ async def test_a_whole_hand_in_the_app(fake: FakeTelegram, tmp_path: Path, brows
             chat_before = hand_message(fake, anna).text
             await tap(page, card)
             await seq_above(page, st["seq"])
+            if refusing:  # the table moved on: the reason for the old one is gone
+                assert await toast.is_hidden(), await page_dump(page)
             # The chat follows the app: the private hand message changes too.
             await fake.wait_for(
                 lambda before=chat_before: (
@@ -401,12 +457,17 @@ async def test_a_whole_hand_in_the_app(fake: FakeTelegram, tmp_path: Path, brows
         else:
             raise AssertionError("the hand did not end")
 
+        # The bot's own reason, in Russian, as its locales have it now.
         assert refused in (
-            "Нужно дать масть захода.",
-            "С пики заходить нельзя, пока пики не вскрыты.",
+            plain(bot.app.texts("ru", "err-must_follow_suit")),
+            plain(bot.app.texts("ru", "err-spades_not_broken")),
         )
         assert app_card is not None and live_seen >= 13
         assert shots == {"bidding", "mid-trick"}
+        watch = await page.evaluate("window.__watch")
+        assert not watch["stale"], watch  # no toast outlived the table it was about
+        assert watch["most"] <= 1, watch  # one countdown on the screen, not two
+        assert watch["by_turn"] > 0, watch  # and it is by the seat to move
         assert not loads  # everything arrived over the stream, no reload
         assert "impact:medium" in await page.evaluate("window.__haptics")
         assert not outside, outside  # no CDN: the bot served everything

@@ -132,4 +132,4 @@ async def test_names_and_titles_are_plain_text() -> None:
     assert state["seats"][2]["name"] == "Вера & Co"
     assert "«Клуб <по средам>»" in state["lines"]["status"]  # the group, as typed
     assert state["due_at"] is None and state["to_move"] == -1 and not state["my_turn"]
-    assert state["score"][0]["line"] == "Анна и Вера & Co: 0 (0 мешков)"
+    assert state["score"][0]["line"] == "Анна + Вера & Co: 0 (0 мешков)"

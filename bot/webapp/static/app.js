@@ -31,6 +31,7 @@
   let clockOffset = 0; // the bot's clock minus ours, seconds
   let busy = false;
   let toastTimer = 0;
+  let toastFor = ''; // the table the toast shown is about (tableKey)
 
   const word = (key) => words[key] || '';
 
@@ -186,20 +187,35 @@
     haptic('error');
     toast(result.data && result.data.text ? result.data.text : word('webapp-err-network'));
     if (result.status === 401) showMessage(result.data ? result.data.text : word('webapp-err-auth'));
-    else if (!result.data || result.data.error === 'err-stale') refresh();
+    else if (!result.data || result.data.error === 'err-stale') refresh(true);
   }
 
-  async function refresh() {
+  // The table as the bot has it, after a move it refused as stale or never
+  // answered; the refusal's toast is about that table, and stays over it.
+  async function refresh(keepToast) {
     const result = await call('state' + tableQuery());
-    if (result.ok && result.data) render(result.data);
+    if (result.ok && result.data) render(result.data, keepToast);
   }
+
+  // A toast tells why a tap did nothing, about the table shown when it came:
+  // it goes when that table changes (a move, a new phase), and after a few
+  // seconds anyway.
+  const TOAST_MS = 3000;
+
+  function tableKey(s) { return s ? [s.game, s.hand_no, s.seq, s.phase].join(':') : ''; }
 
   function toast(text) {
     const el = $('toast');
-    el.textContent = text;
+    el.textContent = text; // kept when hidden: the last reason, for whoever debugs
     el.hidden = false;
+    toastFor = tableKey(state);
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { el.hidden = true; }, 3500);
+    toastTimer = setTimeout(hideToast, TOAST_MS);
+  }
+
+  function hideToast() {
+    clearTimeout(toastTimer);
+    $('toast').hidden = true;
   }
 
   function showMessage(text) {
@@ -492,11 +508,20 @@
     }
   }
 
-  function render(s) {
+  function render(s, keepToast) {
     if (state && s.game === state.game && s.seq < state.seq) return; // older than what is shown
     const before = state;
     state = s;
-    clockOffset = s.now - Date.now() / 1000;
+    if (!$('toast').hidden && tableKey(s) !== toastFor) {
+      if (keepToast) toastFor = tableKey(s);
+      else hideToast();
+    }
+    // Every state's "now" was read at the bot before it travelled here, so
+    // each gives the bot's clock a little behind: the largest is the nearest
+    // (a 1-minute turn then starts at 1:00, not 1:01). A change of more than
+    // a few seconds is the clock itself changed: taken as it comes.
+    const offset = s.now - Date.now() / 1000;
+    clockOffset = before && Math.abs(offset - clockOffset) < 5 ? Math.max(clockOffset, offset) : offset;
     app.dataset.state = 'ready';
     app.dataset.seq = String(s.seq);
     app.dataset.phase = s.phase;
@@ -512,6 +537,8 @@
   }
 
   // ------------------------------------------------------------------ clock
+  // One countdown on the screen: the time left to whoever is to move, in
+  // their seat.
   function clockText(left) {
     const whole = Math.max(0, Math.ceil(left));
     const h = Math.floor(whole / 3600);
@@ -521,13 +548,12 @@
   }
 
   function tick() {
-    const el = $('clock');
-    if (!state || state.due_at == null) { el.textContent = ''; return; }
-    const left = state.due_at - (Date.now() / 1000 + clockOffset);
-    const text = '⏱ ' + clockText(left);
-    el.textContent = word('webapp-left') + ' ' + clockText(left);
     const active = document.querySelector('.seat.turn .timer');
-    if (active) active.textContent = text;
+    if (!active) return;
+    if (!state || state.due_at == null) { active.textContent = ''; return; }
+    const left = state.due_at - (Date.now() / 1000 + clockOffset);
+    active.textContent = '⏱ ' + clockText(left);
+    active.classList.toggle('low', left <= 10);
   }
 
   // ------------------------------------------------------------------ start
