@@ -144,7 +144,7 @@ class LookupService:
         v = public(live)
         if v.phase == OVER:
             return self._turn(tr, live)
-        lines = [status_line(tr, v)]
+        lines = [status_line(tr, v, "lookup-status")]
         if v.phase == PLAY:
             if v.lead_suit is not None:
                 lines.append(tr("table-trick", cards=trick_text(tr, live, v.trick)))
@@ -160,7 +160,7 @@ class LookupService:
         if live.game is None:
             return tr("lookup-not-started", target=str(live.rules.target))
         v = public(live)
-        lines = [] if v.phase == OVER else [status_line(tr, v)]
+        lines = [] if v.phase == OVER else [status_line(tr, v, "lookup-status")]
         return "\n".join(lines + standing_lines(tr, live, v))
 
     def _sheet(self, tr: Tr, live: LiveTable) -> str:

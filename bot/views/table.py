@@ -182,8 +182,9 @@ def lookup_keyboard(tr: Tr, table: LiveTable) -> Keyboard:
     return keyboard([[button(tr("btn-q-sheet"), LookupCb.packed(t=table.table_id, k="sheet"))]])
 
 
-def status_line(tr: Tr, v: PublicView) -> str:
-    """``🃏 Сдача 2 · взятка 7 из 13 · ♠ вскрыты``."""
+def status_line(tr: Tr, v: PublicView, key: str = "table-status") -> str:
+    """``🃏 Сдача 2 · взятка 7 из 13 · ♠ вскрыты`` (``lookup-status``: without the 🃏,
+    which marks the table message itself)."""
     if v.phase == BIDDING:
         stage = tr("stage-bidding")
     elif v.phase == EXCHANGE:
@@ -195,7 +196,7 @@ def status_line(tr: Tr, v: PublicView) -> str:
             total=v.hand_size,
             spades=tr("stage-spades-broken" if v.spades_broken else "stage-spades-unbroken"),
         )
-    return tr("table-status", hand=v.hand_no + 1, stage=stage)
+    return tr(key, hand=v.hand_no + 1, stage=stage)
 
 
 def turn_line(tr: Tr, table: LiveTable, v: PublicView, now: float, zone: tzinfo) -> str:

@@ -70,6 +70,7 @@ blocked-note = ⚠️ { $name } cannot receive cards: the bot is blocked or not 
 
 ## The group's table during a game: the hand and the turn on top, each side's contract against its tricks.
 table-status = 🃏 Hand { $hand } · { $stage }
+lookup-status = Hand { $hand } · { $stage }
 stage-bidding = bidding
 stage-exchange = passing cards for a blind nil
 stage-play = trick { $n } of { $total } · { $spades }

@@ -71,6 +71,7 @@ blocked-note = ⚠️ { $name } не может получать карты: б�
 
 ## Стол в группе во время игры: где сдача и чей ход — сверху, заказ каждой стороны против её взяток.
 table-status = 🃏 Сдача { $hand } · { $stage }
+lookup-status = Сдача { $hand } · { $stage }
 stage-bidding = заявки
 stage-exchange = обмен картами для слепого ноля
 stage-play = взятка { $n } из { $total } · { $spades }

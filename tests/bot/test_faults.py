@@ -388,7 +388,7 @@ def assert_clean_end(
     assert failed <= unreachable, f"undelivered rows for {failed - unreachable}"
     final_messages_are_current(fake, db, unreachable)
     final = players.table.table_message()
-    assert final.buttons() == [] and str(done.game.totals[0]) in final.text
+    assert final.buttons() == [] and str(done.game.totals[0]).replace("-", "\u2212") in final.text
     results = {
         first_text(m) for m in fake.chat_messages(players.table.group) if "сыграна" in m.text
     }

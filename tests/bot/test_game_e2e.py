@@ -84,6 +84,6 @@ async def test_four_friends_play_a_whole_game(fake: FakeTelegram, tmp_path) -> N
         game = Game.replay(Rules.from_json(json.loads(rules_json)), seed, actions, dealer)
         assert game.finished and game.winner == winner
         for total in game.totals:
-            assert str(total) in final
+            assert str(total).replace("-", "\u2212") in final  # the true minus sign
     finally:
         await bot.stop()

@@ -78,7 +78,7 @@ async def test_kill_9_mid_hand_and_finish_the_game(fake: FakeTelegram, tmp_path)
     game = Game.replay(Rules.from_json(json.loads(rules_json)), seed, actions(db), dealer)
     assert game.finished and game.winner == winner
     final = next(t for t in fake.sent_texts(GROUP) if "Игра окончена" in t)
-    assert all(str(total) in final for total in game.totals)
+    assert all(str(total).replace("-", "\u2212") in final for total in game.totals)
     # One result line per hand, none repeated by the restart.
     results = [t for t in fake.sent_texts(GROUP) if "сыграна" in t]
     assert len(results) == len(game.sheet)
