@@ -100,7 +100,7 @@ def texts() -> Texts:
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
 @pytest.mark.parametrize(
-    ("players", "preset", "stop"), [(4, "classic", None), (4, "club", 200), (3, "classic", 200)]
+    ("players", "preset", "stop"), [(4, "club", 2000), (4, "classic", 300), (3, "classic", 200)]
 )
 def test_whole_games_read_right_for_any_names(
     texts: Texts, lang: str, players: int, preset: str, stop: int | None

@@ -183,12 +183,15 @@ async def test_a_table_is_not_described_outside_its_group(
             assert "Секрет" not in text and "устарела" in text, (kind, message_id, text)
     await fake.wait_idle(quiet=0.1)
     assert len(fake.chat_messages(spy.id)) == private_before
-    # The group's own members still get their answers.
-    button = fake.find_button(secret.table_message(), data_startswith=f"q:{table_id}:info")
+    # The group's own members still get their answers (the sheet, in private).
+    button = fake.find_button(secret.table_message(), data_startswith=f"q:{table_id}:sheet")
+    said = len(fake.chat_messages(anna.id))
     answer = await (
         await fake.press(anna, GROUP, secret.table_message().message_id, button.value)
     ).answer()
-    assert "Борис-Секрет" in (answer["text"] or "")
+    assert "личный чат" in (answer["text"] or "")
+    await fake.wait_for(lambda: len(fake.chat_messages(anna.id)) > said)
+    assert "«Своя»" in fake.chat_messages(anna.id)[-1].text
 
 
 # ------------------------------------------------------------------ pop-ups
