@@ -36,6 +36,7 @@ from typing import Any
 from bot.model import LiveTable
 from bot.services.live import Registry
 from bot.webapp import wire
+from bot.webapp.hub import mark
 
 log = logging.getLogger(__name__)
 
@@ -52,24 +53,6 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 # A datagram, the descriptor it hands over (if any) and who waits for it to go.
 Outgoing = tuple[bytes, int | None, "asyncio.Future[bool] | None"]
-
-
-def mark(live: LiveTable) -> tuple[Any, ...]:
-    """What must differ for any seat's picture of the table to differ. The
-    game is compared by identity and length: the services replace it, and
-    the length costs nothing to compare should one ever change it in place."""
-    return (
-        live.game,
-        live.seq,
-        live.status,
-        live.due_at,
-        live.paused,
-        len(live.looked),
-        len(live.away),
-        len(live.blocked),
-        tuple(live.seats),
-        tuple(live.names.get(u) for u in live.seats if u is not None),
-    )
 
 
 @dataclass(eq=False, slots=True)

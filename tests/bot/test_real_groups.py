@@ -134,10 +134,8 @@ async def test_an_answer_stays_in_its_topic_when_the_command_is_gone(
     assert [m.thread_id for m in fake.chat_messages(FORUM)] == [topic]
 
 
-async def test_a_closed_topic_pauses_its_game_until_reopened(
-    fake: FakeTelegram, running_bot: InProcessBot, db_path: Path
-) -> None:
-    anna = fake.add_user(821, "Анна")
+async def game_in_a_topic(fake: FakeTelegram, anna: FakeUser) -> tuple[Table, int]:
+    """A forum with one topic, and a game started there by ``anna`` alone."""
     fake.add_group(FORUM, "Клуб", members=[anna], admins=[anna], supergroup=True, forum=True)
     topic = fake.create_topic(FORUM, anna, "Пики")
     await fake.start_bot(anna)
@@ -146,6 +144,14 @@ async def test_a_closed_topic_pauses_its_game_until_reopened(
     await fake.wait_for(lambda: table.find_table_message(), timeout=10)
     await press(fake, anna, table.table_message(), "Начать")
     await fake.wait_for(lambda: table.actionable(), timeout=10)
+    return table, topic
+
+
+async def test_a_closed_topic_pauses_its_game_until_reopened(
+    fake: FakeTelegram, running_bot: InProcessBot, db_path: Path
+) -> None:
+    anna = fake.add_user(821, "Анна")
+    table, topic = await game_in_a_topic(fake, anna)
 
     fake.close_topic(FORUM, topic, anna)
     await fake.wait_for(lambda: any("тему закрыли" in t for t in fake.sent_texts(anna.id)))
@@ -171,14 +177,7 @@ async def test_a_deleted_topic_pauses_its_game_with_a_clear_line(
     fake: FakeTelegram, running_bot: InProcessBot, db_path: Path
 ) -> None:
     anna = fake.add_user(831, "Анна")
-    fake.add_group(FORUM, "Клуб", members=[anna], admins=[anna], supergroup=True, forum=True)
-    topic = fake.create_topic(FORUM, anna, "Пики")
-    await fake.start_bot(anna)
-    await fake.send_text(anna, FORUM, "/newgame", thread=topic)
-    table = Table(fake, FORUM, [anna], thread=topic)
-    await fake.wait_for(lambda: table.find_table_message(), timeout=10)
-    await press(fake, anna, table.table_message(), "Начать")
-    await fake.wait_for(lambda: table.actionable(), timeout=10)
+    table, topic = await game_in_a_topic(fake, anna)
 
     fake.delete_topic(FORUM, topic)  # Telegram tells the bot nothing
     user, msg = table.actionable()[0]
