@@ -390,6 +390,7 @@ async def test_a_group_upgraded_mid_game_shows_one_live_table(
     fake.announce_migration(-4001)
     for _ in range(4):
         await fake.wait_idle(quiet=0.2, timeout=30)
+        await fake.wait_for(lambda: table.actionable(), timeout=30)  # the computer may think
         user, msg = table.actionable()[0]
         await (await fake.press(user, user.id, msg.message_id, move_buttons(msg)[0])).answer()
     await fake.wait_idle(quiet=0.5, timeout=30)
