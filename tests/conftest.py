@@ -1,4 +1,5 @@
-"""The fixture every end-to-end test starts from: the fake Telegram."""
+"""The fixture every end-to-end test starts from: the fake Telegram; and the
+order tests are handed to the parallel workers in."""
 
 from __future__ import annotations
 
@@ -6,6 +7,19 @@ from collections.abc import AsyncIterator
 
 import pytest
 from fake_telegram import FakeTelegram
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "slow: takes half a minute or more; handed to a worker first"
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first (in their order), so that the workers (``-n`` in
+    pyproject's addopts) share them out from the start instead of one worker
+    running the last of them alone at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture

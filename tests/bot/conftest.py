@@ -4,17 +4,19 @@ aiogram ``Bot`` for tests of one part without the whole App."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from fake_telegram import FakeTelegram
-from harness import InProcessBot, settings_for
+from harness import InProcessBot, MakeBot, settings_for
 
-from bot.clock import FakeClock
+from bot.clock import Clock, FakeClock
+from bot.config import Settings
 from bot.storage import Database
 
 
@@ -39,23 +41,53 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def running_bot(fake: FakeTelegram, db_path: Path) -> AsyncIterator[InProcessBot]:
-    """The bot (the real App, polling) with the tests' settings, on the real clock."""
-    running = InProcessBot(settings_for(fake, db_path))
-    await running.start(fake)
-    yield running
-    await running.stop()
+async def make_bot(fake: FakeTelegram, db_path: Path) -> AsyncIterator[MakeBot]:
+    """Starts the bot (the real App, polling) in this process against ``fake``:
+    ``await make_bot(**changes)`` runs it with the tests' settings
+    (``harness.settings_for``) on ``db_path``, ``changes`` applied;
+    ``make_bot(settings)`` with settings made whole elsewhere. ``clock`` and
+    ``built`` go to ``InProcessBot``. It returns once the bot polls; whatever
+    it started and the test did not stop is stopped at teardown (a stop that
+    fails, fails the test)."""
+    started: list[InProcessBot] = []
+
+    async def make(
+        settings: Settings | None = None,
+        *,
+        clock: Clock | None = None,
+        built: Callable[[], None] | None = None,
+        **changes: Any,
+    ) -> InProcessBot:
+        if settings is None:
+            settings = settings_for(fake, db_path, **changes)
+        elif changes:
+            raise TypeError("make_bot takes settings or changes to the tests' ones, not both")
+        running = InProcessBot(settings, clock=clock, built=built)
+        started.append(running)
+        await running.start(fake)
+        return running
+
+    yield make
+    failures: list[BaseException] = []
+    for running in reversed(started):
+        try:
+            await running.stop()
+        except BaseException as e:  # stop the others all the same
+            failures.append(e)
+    if failures:
+        raise failures[0]
 
 
 @pytest.fixture
-async def clocked_bot(
-    fake: FakeTelegram, db_path: Path, clock: FakeClock
-) -> AsyncIterator[InProcessBot]:
+async def running_bot(make_bot: MakeBot) -> InProcessBot:
+    """The bot with the tests' settings, on the real clock."""
+    return await make_bot()
+
+
+@pytest.fixture
+async def clocked_bot(make_bot: MakeBot, clock: FakeClock) -> InProcessBot:
     """The same bot on ``clock``."""
-    running = InProcessBot(settings_for(fake, db_path), clock=clock)
-    await running.start(fake)
-    yield running
-    await running.stop()
+    return await make_bot(clock=clock)
 
 
 @pytest.fixture

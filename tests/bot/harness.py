@@ -1,20 +1,27 @@
 """Run the real bot against the fake Bot API and play as people would.
 
 Two ways to run it: in this process (``InProcessBot``: the real ``App`` with
-polling as a task) and as a separate ``python -m bot`` process
-(``BotProcess``), which a test can kill with SIGKILL mid-game.
+polling as a task; conftest's ``make_bot`` starts and stops it) and as a
+separate ``python -m bot`` process (``BotProcess``), which a test can kill
+with SIGKILL mid-game.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+import json
 import os
+import select
 import signal
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable
+import tempfile
+import time
+import weakref
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +31,7 @@ from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from bot.app import App
 from bot.clock import Clock
 from bot.config import Settings, load_settings
+from engine import BID, BLIND
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,6 +94,7 @@ class InProcessBot:
         self.app = App(settings, clock=clock)
         self.built = built  # App.run's
         self.task: asyncio.Task[None] | None = None
+        self.stopped = False
 
     async def start(self, fake: FakeTelegram) -> None:
         after = len(fake.calls)
@@ -94,6 +103,7 @@ class InProcessBot:
         await asyncio.wait([self.task, ready], return_when=asyncio.FIRST_COMPLETED)
         if self.task.done():
             ready.cancel()
+            self.stopped = True  # nothing left to stop
             self.task.result()  # the bot died while starting: show why
             raise AssertionError("the bot stopped while starting")
         await ready
@@ -101,8 +111,9 @@ class InProcessBot:
     async def stop(self, timeout: float = 60) -> None:
         """Cancel the bot as a SIGTERM would; a stop that hangs fails with every
         task's stack (a pytest-timeout shows only the threads, all idle)."""
-        if self.task is None:
+        if self.task is None or self.stopped:
             return
+        self.stopped = True
         self.task.cancel()
         done, _ = await asyncio.wait([self.task], timeout=timeout)
         if not done:
@@ -110,6 +121,10 @@ class InProcessBot:
         if not self.task.cancelled():
             self.task.result()  # the bot failed: show why
             raise AssertionError("the bot's run returned: a cancellation was swallowed")
+
+
+#: conftest's ``make_bot``: ``await make_bot(**changes)`` starts a bot, stopped at teardown.
+MakeBot = Callable[..., Awaitable[InProcessBot]]
 
 
 def task_stacks() -> str:
@@ -134,18 +149,38 @@ def task_stacks() -> str:
 
 
 class BotProcess:
-    """``python -m bot`` in a child process: what a deployment runs."""
+    """``python -m bot`` in a process of its own: what a deployment runs.
+
+    The process is forked from the ``Zygote`` (tests/bot/zygote.py), which
+    has made the bot's imports once, so a test may kill and start the bot
+    again and again without paying for them each time; from ``bot/__main__.py``
+    on it is ``python -m bot``. Where the kernel has no pidfd (before Linux
+    5.3) it is a fresh ``python -m bot``.
+    """
 
     def __init__(self, fake: FakeTelegram, db_path: Path, **extra: Any) -> None:
         self.env = {**os.environ, **bot_env(fake, db_path, **extra)}
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: Forked | subprocess.Popen[bytes] | None = None
+        # Its stderr, read at the stop: a file, as a pipe nobody reads meanwhile could fill up.
+        fd, name = tempfile.mkstemp(prefix="bot-", suffix=".err")
+        os.close(fd)
+        self.err = Path(name)
+        weakref.finalize(self, self.err.unlink, missing_ok=True)
 
     async def start(self, fake: FakeTelegram) -> None:
         after = len(fake.calls)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bot"], cwd=ROOT, env=self.env, stderr=subprocess.PIPE
-        )
-        await polling_started(fake, after, timeout=30)
+        if hasattr(os, "pidfd_open"):
+            self.proc = Zygote.get().fork(self.env, ROOT, self.err)
+        else:
+            with self.err.open("ab") as err:
+                self.proc = subprocess.Popen(
+                    [sys.executable, "-m", "bot"], cwd=ROOT, env=self.env, stderr=err
+                )
+        try:
+            await polling_started(fake, after, timeout=30)
+        except BaseException:
+            self.stop()  # no bot may outlive its test, not even one that never came up
+            raise
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, exactly like a crash."""
@@ -154,6 +189,7 @@ class BotProcess:
         self.proc.wait(10)
 
     def stop(self) -> str:
+        """Ends the process (SIGTERM, then SIGKILL) if it still runs; what it wrote to stderr."""
         assert self.proc is not None
         if self.proc.poll() is None:
             self.proc.terminate()
@@ -162,8 +198,101 @@ class BotProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
-        err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-        return err
+        return self.err.read_bytes().decode(errors="replace")
+
+
+class Zygote:
+    """The fork server of tests/bot/zygote.py, one per test process (started
+    at its first use, ended with the test process)."""
+
+    _running: Zygote | None = None
+
+    @classmethod
+    def get(cls) -> Zygote:
+        if cls._running is None or cls._running.proc.poll() is not None:
+            cls._running = cls()
+        return cls._running
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("zygote.py"))],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.requests, self.answers = self.proc.stdin, self.proc.stdout
+        self.exits: dict[int, int] = {}
+        if self.answers.readline() != b"ready\n":
+            raise AssertionError(f"the zygote did not start (exit {self.proc.wait()})")
+        weakref.finalize(self, self.requests.close)  # end of input: it exits
+
+    def fork(self, env: dict[str, str], cwd: Path, stderr: Path) -> Forked:
+        request = {"env": env, "cwd": str(cwd), "stderr": str(stderr)}
+        self.requests.write(json.dumps(request).encode() + b"\n")
+        self.requests.flush()
+        while True:
+            kind, pid, *code = self.answer()
+            if kind == b"pid":
+                return Forked(self, int(pid))
+            self.exits[int(pid)] = int(code[0])
+
+    def answer(self) -> list[bytes]:
+        line = self.answers.readline()
+        if not line:
+            raise AssertionError(f"the zygote is gone (exit {self.proc.wait()})")
+        return line.split()
+
+    def exit_code(self, pid: int, timeout: float) -> int:
+        """What the (ended) child ``pid`` exited with, once the zygote has reaped it."""
+        deadline = time.monotonic() + timeout
+        while pid not in self.exits:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.answers], [], [], left)[0]:
+                raise AssertionError(f"the zygote did not report the end of process {pid}")
+            kind, other, *code = self.answer()
+            if kind == b"exit":
+                self.exits[int(other)] = int(code[0])
+        return self.exits[pid]
+
+
+class Forked:
+    """A bot process forked by the zygote: what of ``subprocess.Popen`` the tests use.
+    Not our child, so it is watched through a pidfd (which no reused pid can fool)."""
+
+    def __init__(self, zygote: Zygote, pid: int) -> None:
+        self.zygote, self.pid = zygote, pid
+        self.returncode: int | None = None
+        try:
+            self.pidfd = os.pidfd_open(pid)
+        except ProcessLookupError:  # over and reaped already
+            self.pidfd = -1
+            self.returncode = zygote.exit_code(pid, 10)
+        else:
+            weakref.finalize(self, os.close, self.pidfd)
+
+    def poll(self) -> int | None:
+        if self.returncode is None and select.select([self.pidfd], [], [], 0)[0]:
+            self.returncode = self.zygote.exit_code(self.pid, 10)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            if not select.select([self.pidfd], [], [], timeout)[0]:
+                raise subprocess.TimeoutExpired(f"bot process {self.pid}", timeout or 0)
+            self.returncode = self.zygote.exit_code(self.pid, 10)
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                signal.pidfd_send_signal(self.pidfd, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
 
 
 @dataclass
@@ -194,6 +323,97 @@ class Table:
                     out.append((u, m))
                     break
         return out
+
+
+async def open_table(
+    fake: FakeTelegram,
+    group: int,
+    users: Sequence[FakeUser],
+    *,
+    seats: Sequence[str] = (),
+    club: bool = False,
+    start: bool = True,
+    others: Sequence[FakeUser] = (),
+    title: str = "Пики",
+    supergroup: bool = False,
+    timeout: float = 30,
+) -> Table:
+    """``users[0]`` opens a table in ``group`` with /newgame and the others sit
+    down, each pressing the seat of ``seats`` in turn («Юг» past its end).
+    ``club`` picks the club's rules (the game ends at −200: a short one), and
+    ``start`` starts the game and waits until somebody can move.
+
+    A group the fake does not know yet is made with ``users`` and ``others``
+    (members who do not sit down) in it, the first user its admin. Whoever of
+    them has not pressed Start in the private chat yet does so first.
+    """
+    if group not in fake.chats:
+        fake.add_group(
+            group, title, members=[*users, *others], admins=users[:1], supergroup=supergroup
+        )
+    for user in (*users, *others):
+        if not user.started_bot:
+            await fake.start_bot(user)
+    table = Table(fake, group, list(users))
+    sent = len(fake.sent_texts(group))
+    await fake.send_text(users[0], group, "/newgame")
+    await fake.wait_for(
+        lambda: (
+            (m := table.find_table_message()) is not None
+            and bool(m.buttons())
+            and len(fake.sent_texts(group)) > sent
+        ),
+        timeout=timeout,
+        message="the new table's message",
+    )
+    for i, user in enumerate(users[1:]):
+        label = seats[i] if i < len(seats) else "Юг"
+        await press_label(fake, user, table.table_message(), label)
+        await fake.wait_for(
+            lambda user=user: user.first_name in table.table_message().text,
+            timeout=timeout,
+            message=f"{user.first_name} seated",
+        )
+    if club:
+        await press_label(fake, users[0], table.table_message(), "Правила")
+        await fake.wait_for(
+            lambda: "«Клуб»" in table.table_message().text,
+            timeout=timeout,
+            message="the club's rules",
+        )
+    if start:
+        await press_label(fake, users[0], table.table_message(), "Начать")
+        await fake.wait_for(table.actionable, timeout=timeout, message="the first move")
+    return table
+
+
+async def press_label(fake: FakeTelegram, user: FakeUser, message: FakeMessage, label: str) -> Any:
+    """``user`` presses the button whose text has ``label``; the answer it got."""
+    return await (await fake.press_button(user, message, text_contains=label)).answer()
+
+
+def choose(buttons: FakeMessage | Sequence[str], bid: int | None = None) -> str | None:
+    """A plain player's press among a message's move buttons (or their data):
+    open the cards rather than bid blind, bid ``bid`` (the nearest offered)
+    or else the highest number, play the lowest card allowed. None when the
+    message offers no move.
+    """
+    if isinstance(buttons, FakeMessage):
+        values = [b.value or "" for b in buttons.buttons()]
+    else:
+        values = list(buttons)
+    moves = [v for v in values if v.startswith("m:")]
+    looks = [v for v in values if v.startswith("l:")]
+    if not moves:
+        return None
+    if looks and any(action_of(m) == BLIND for m in moves):
+        return looks[0]
+    bids = [m for m in moves if BID <= action_of(m) < BLIND]
+    if bids:
+        if bid is None:
+            return max(bids, key=action_of)
+        return min(bids, key=lambda m: abs(action_of(m) - BID - bid))
+    return min(moves, key=action_of)
 
 
 def move_buttons(message: FakeMessage) -> list[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from fake_telegram import FakeTelegram, FakeUser
-from harness import InProcessBot, Table, move_buttons, settings_for
+from harness import InProcessBot, MakeBot, Table, move_buttons, open_table
 
 GROUP = -1005555
 
@@ -18,21 +18,9 @@ async def game(
     fake: FakeTelegram, running_bot: InProcessBot, db_path: Path
 ) -> tuple[FakeTelegram, Table, Path, FakeUser]:
     """Two people (North and South) against two computer seats, game started."""
-    anna, boris, outsider = (
-        fake.add_user(201, "Анна"),
-        fake.add_user(202, "Борис"),
-        fake.add_user(203, "Чужой"),
-    )
-    fake.add_group(GROUP, "Группа", members=[anna, boris, outsider], admins=[anna])
-    for u in (anna, boris, outsider):
-        await fake.start_bot(u)
-    await fake.send_text(anna, GROUP, "/newgame")
-    table = Table(fake, GROUP, [anna, boris])
-    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-    await (await fake.press_button(boris, table.table_message(), text_contains="Юг")).answer()
-    await fake.wait_for(lambda: "Борис" in table.table_message().text)
-    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
-    await fake.wait_for(lambda: table.actionable())
+    anna, boris = fake.add_user(201, "Анна"), fake.add_user(202, "Борис")
+    outsider = fake.add_user(203, "Чужой")
+    table = await open_table(fake, GROUP, [anna, boris], others=[outsider], title="Группа")
     await fake.wait_idle(quiet=0.05)
     return fake, table, db_path, outsider
 
@@ -154,25 +142,17 @@ async def test_garbage_commands_and_text(game) -> None:
     assert table.actionable()
 
 
-async def test_button_mashing_is_throttled_for_that_user_only(fake: FakeTelegram, tmp_path) -> None:
-    db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db, press_limit=4, press_window=60))
-    await bot.start(fake)
-    try:
-        masher, calm = fake.add_user(251, "Жмун"), fake.add_user(252, "Спокойный")
-        fake.add_group(GROUP, "Группа", members=[masher, calm], admins=[masher])
-        for u in (masher, calm):
-            await fake.start_bot(u)
-        await fake.send_text(masher, GROUP, "/newgame")
-        table = Table(fake, GROUP, [masher, calm])
-        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-        msg = table.table_message()
-        presses = [await fake.press_raw(masher, GROUP, msg.message_id, "zzz") for _ in range(12)]
-        answers = [await p.answer() for p in presses]
-        assert sum("быстро" in (a["text"] or "") for a in answers) == 8
-        # The other player is not slowed down.
-        answer = await (await fake.press_button(calm, msg, text_contains="Юг")).answer()
-        assert answer["text"] is None
-        await fake.wait_for(lambda: "Спокойный" in table.table_message().text)
-    finally:
-        await bot.stop()
+async def test_button_mashing_is_throttled_for_that_user_only(
+    fake: FakeTelegram, make_bot: MakeBot
+) -> None:
+    await make_bot(press_limit=4, press_window=60)
+    masher, calm = fake.add_user(251, "Жмун"), fake.add_user(252, "Спокойный")
+    table = await open_table(fake, GROUP, [masher], others=[calm], start=False)
+    msg = table.table_message()
+    presses = [await fake.press_raw(masher, GROUP, msg.message_id, "zzz") for _ in range(12)]
+    answers = [await p.answer() for p in presses]
+    assert sum("быстро" in (a["text"] or "") for a in answers) == 8
+    # The other player is not slowed down.
+    answer = await (await fake.press_button(calm, msg, text_contains="Юг")).answer()
+    assert answer["text"] is None
+    await fake.wait_for(lambda: "Спокойный" in table.table_message().text)

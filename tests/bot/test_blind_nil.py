@@ -2,36 +2,15 @@
 
 from __future__ import annotations
 
-from fake_telegram import FakeTelegram
-from harness import Table, action_of, play_moves
+from harness import action_of, open_table, play_moves
 
 GROUP = -1009999
 BLIND = 70
 
 
-async def open_table(fake: FakeTelegram, users, preset_club: bool) -> Table:
-    fake.add_group(GROUP, "Слепые", members=list(users), admins=[users[0]])
-    for u in users:
-        await fake.start_bot(u)
-    await fake.send_text(users[0], GROUP, "/newgame")
-    table = Table(fake, GROUP, list(users))
-    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-    if len(users) > 1:
-        await (
-            await fake.press_button(users[1], table.table_message(), text_contains="Юг")
-        ).answer()
-        await fake.wait_for(lambda: users[1].first_name in table.table_message().text)
-    if preset_club:
-        await (
-            await fake.press_button(users[0], table.table_message(), text_contains="Правила")
-        ).answer()
-        await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
-    return table
-
-
 async def test_chicago_blind_nil_is_declared_without_seeing_the_cards(fake, running_bot) -> None:
     anna = fake.add_user(501, "Анна")
-    table = await open_table(fake, [anna], preset_club=False)
+    table = await open_table(fake, GROUP, [anna], title="Слепые", start=False)
     msg = table.table_message()
     await (await fake.press_button(anna, msg, text_contains="Настройки")).answer()
     await fake.wait_for(lambda: "Настройки стола" in table.table_message().text)
@@ -66,8 +45,7 @@ async def test_chicago_blind_nil_is_declared_without_seeing_the_cards(fake, runn
 
 async def test_club_blind_nil_exchange_between_partners(fake, running_bot) -> None:
     anna, boris = fake.add_user(511, "Анна"), fake.add_user(512, "Борис")
-    table = await open_table(fake, [anna, boris], preset_club=True)
-    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    table = await open_table(fake, GROUP, [anna, boris], club=True, title="Слепые")
     seen = {"blind": False, "passed": False}
 
     def choose(user, msg, moves, looks):
@@ -97,16 +75,7 @@ async def test_club_blind_nil_exchange_between_partners(fake, running_bot) -> No
         await play_moves(table, lambda: exchanged() or over(), choose=choose)
         if exchanged():
             break
-        ended = len(fake.sent_texts(GROUP))
-        await fake.send_text(anna, GROUP, "/newgame")
-        await fake.wait_for(lambda ended=ended: len(fake.sent_texts(GROUP)) > ended)
-        await (await fake.press_button(boris, table.table_message(), text_contains="Юг")).answer()
-        await (
-            await fake.press_button(anna, table.table_message(), text_contains="Правила")
-        ).answer()
-        await fake.wait_for(
-            lambda: "«Клуб»" in table.table_message().text and "Борис" in table.table_message().text
-        )
+        await open_table(fake, GROUP, [anna, boris], club=True, start=False)
         await (
             await fake.press_button(anna, table.table_message(), text_contains="Начать")
         ).answer()

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import struct
-from pathlib import Path
 
 from fake_telegram import FakeMessage, FakeTelegram
-from harness import InProcessBot, Table, action_of, play_moves, settings_for
+from harness import MakeBot, action_of, open_table, play_moves
 
 from bot.chart import ChartData, render
 from engine import BID
@@ -52,49 +51,34 @@ def test_the_chart_is_a_png_of_sensible_size() -> None:
     assert 10_000 < len(png) < 1_000_000
 
 
-async def test_the_group_gets_the_chart_once_at_the_end(fake: FakeTelegram, tmp_path: Path) -> None:
-    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
-    await bot.start(fake)
-    try:
-        anna, boris = fake.add_user(841, "Анна"), fake.add_user(842, "Борис")
-        fake.add_group(GROUP, "График", members=[anna, boris], admins=[anna])
-        for u in (anna, boris):
-            await fake.start_bot(u)
-        await fake.send_text(anna, GROUP, "/newgame")
-        table = Table(fake, GROUP, [anna, boris])
-        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-        await (await fake.press_button(boris, table.table_message(), text_contains="Юг")).answer()
-        await fake.wait_for(lambda: "Борис" in table.table_message().text)
-        await (
-            await fake.press_button(anna, table.table_message(), text_contains="Правила")
-        ).answer()
-        await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
-        await (
-            await fake.press_button(anna, table.table_message(), text_contains="Начать")
-        ).answer()
-        # Mid-game: /sheet offers the chart; it comes to the private chat.
-        await play_moves(
-            table, lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)), choose=modest
-        )
-        await fake.send_text(boris, GROUP, "/sheet")
-        sheet = await fake.wait_for(
-            lambda: next((m for m in fake.chat_messages(GROUP) if "📈" in str(m.buttons())), None)
-        )
-        answer = await (await fake.press_button(boris, sheet, text_contains="График")).answer()
-        assert "личный" in (answer["text"] or "")
-        mine = await fake.wait_for(
-            lambda: [m for m in fake.chat_messages(boris.id) if m.photo is not None]
-        )
-        assert png_size(mine[-1].photo)[0] >= 800
-        assert not [m for m in fake.chat_messages(GROUP) if m.photo is not None]
-        # The end: the group gets the chart, once.
-        await play_moves(table, lambda: "Победа" in table.table_message().text)
-        photos = await fake.wait_for(
-            lambda: [m for m in fake.chat_messages(GROUP) if m.photo is not None], timeout=60
-        )
-        await fake.wait_idle(quiet=0.5)
-    finally:
-        await bot.stop()
+async def test_the_group_gets_the_chart_once_at_the_end(
+    fake: FakeTelegram, make_bot: MakeBot
+) -> None:
+    bot = await make_bot()
+    anna, boris = fake.add_user(841, "Анна"), fake.add_user(842, "Борис")
+    table = await open_table(fake, GROUP, [anna, boris], club=True, title="График")
+    # Mid-game: /sheet offers the chart; it comes to the private chat.
+    await play_moves(
+        table, lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)), choose=modest
+    )
+    await fake.send_text(boris, GROUP, "/sheet")
+    sheet = await fake.wait_for(
+        lambda: next((m for m in fake.chat_messages(GROUP) if "📈" in str(m.buttons())), None)
+    )
+    answer = await (await fake.press_button(boris, sheet, text_contains="График")).answer()
+    assert "личный" in (answer["text"] or "")
+    mine = await fake.wait_for(
+        lambda: [m for m in fake.chat_messages(boris.id) if m.photo is not None]
+    )
+    assert png_size(mine[-1].photo)[0] >= 800
+    assert not [m for m in fake.chat_messages(GROUP) if m.photo is not None]
+    # The end: the group gets the chart, once.
+    await play_moves(table, lambda: "Победа" in table.table_message().text)
+    photos = await fake.wait_for(
+        lambda: [m for m in fake.chat_messages(GROUP) if m.photo is not None], timeout=60
+    )
+    await fake.wait_idle(quiet=0.5)
+    await bot.stop()
     photos = [m for m in fake.chat_messages(GROUP) if m.photo is not None]
     assert len(photos) == 1 and "График" in photos[0].text
     width, height = png_size(photos[0].photo)

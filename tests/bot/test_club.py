@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 from aiogram.fsm.storage.memory import MemoryStorage
 from fake_telegram import FakeMessage, FakeTelegram
-from harness import InProcessBot, Table, play_moves
+from harness import InProcessBot, Table, open_table, play_moves
 
 from bot.clock import FakeClock
 from bot.services.afterword import AFTERWORD_SECONDS
@@ -15,28 +16,9 @@ from bot.services.afterword import AFTERWORD_SECONDS
 GROUP = -1004004
 
 
-async def play_game(fake: FakeTelegram, users, seats: dict[int, str] | None = None) -> Table:
+async def play_game(fake: FakeTelegram, users, seats: Sequence[str] = ()) -> Table:
     """A club-preset game (short: it ends at −200) with these people seated."""
-    creator = users[0]
-    await fake.send_text(creator, GROUP, "/newgame")
-    table = Table(fake, GROUP, list(users))
-    before = len(fake.sent_texts(GROUP))
-    await fake.wait_for(
-        lambda: (
-            (m := table.find_table_message())
-            and m.buttons()
-            and len(fake.sent_texts(GROUP)) > before
-        )
-    )
-    for user in users[1:]:
-        label = (seats or {}).get(user.id, "Юг")
-        await (await fake.press_button(user, table.table_message(), text_contains=label)).answer()
-        await fake.wait_for(lambda user=user: user.first_name in table.table_message().text)
-    await (
-        await fake.press_button(creator, table.table_message(), text_contains="Правила")
-    ).answer()
-    await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
-    await (await fake.press_button(creator, table.table_message(), text_contains="Начать")).answer()
+    table = await open_table(fake, GROUP, users, seats=seats, club=True)
     await play_moves(table, lambda: "Победа" in table.table_message().text)
     return table
 
@@ -65,12 +47,9 @@ async def test_three_games_make_permanent_partners_seated_together(
     assert any("постоянные партнёры" in t for t in fake.sent_texts(anna.id))
     # The next table: Anna sits North (the creator), Boris asks for East and is
     # seated opposite her instead.
-    await fake.send_text(anna, GROUP, "/newgame")
-    table = Table(fake, GROUP, [anna, boris])
-    await fake.wait_for(lambda: (m := table.find_table_message()) and "Новый стол" in m.text)
-    await (await fake.press_button(boris, table.table_message(), text_contains="Восток")).answer()
-    await fake.wait_for(lambda: "Борис" in table.table_message().text)
+    table = await open_table(fake, GROUP, [anna, boris], seats=["Восток"], start=False)
     text = table.table_message().text
+    assert "Новый стол" in text
     assert "Юг: Борис" in text and "Восток: свободно" in text
     await fake.send_text(anna, anna.id, "/partners")
     await fake.wait_for(lambda: "Постоянные партнёры" in fake.sent_texts(anna.id)[-1])
@@ -107,7 +86,7 @@ async def test_afterword_gestures_and_authority(
     for u in (anna, boris, vera):
         await fake.start_bot(u)
     # Anna North, Vera East, Boris South (Anna's partner), a computer West.
-    await play_game(fake, [anna, boris, vera], seats={boris.id: "Юг", vera.id: "Восток"})
+    await play_game(fake, [anna, boris, vera], seats=["Юг", "Восток"])  # Boris, Vera
     group_msg = await fake.wait_for(lambda: afterword(fake))
     assert [b.text for b in group_msg.buttons()] == ["💬 Сказать доброе слово"]
     await fake.wait_for(lambda: all(picker(fake, u) for u in (anna, boris, vera)))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from fake_telegram import FakeTelegram
-from harness import InProcessBot, bot_env, settings_for
+from harness import MakeBot, bot_env
 
 from bot.config import ConfigError, load_settings
 
@@ -152,18 +152,17 @@ def health(db: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-async def test_the_health_check_reads_the_heartbeat(tmp_path) -> None:
+@pytest.mark.slow
+async def test_the_health_check_reads_the_heartbeat(
+    tmp_path, db_path: Path, make_bot: MakeBot
+) -> None:
     """Docker's HEALTHCHECK: healthy while the bot beats, not before, not when it stopped."""
-    db = tmp_path / "spades.db"
+    db = db_path
     assert health(db, tmp_path).returncode == 1  # no database yet
-    async with FakeTelegram() as fake:
-        bot = InProcessBot(settings_for(fake, db))
-        await bot.start(fake)
-        try:
-            result = await asyncio.to_thread(health, db, tmp_path)
-            assert result.returncode == 0, result.stderr
-        finally:
-            await bot.stop()
+    bot = await make_bot()
+    result = await asyncio.to_thread(health, db, tmp_path)
+    assert result.returncode == 0, result.stderr
+    await bot.stop()
     con = sqlite3.connect(db)
     con.execute("UPDATE meta SET value = ? WHERE key = 'heartbeat_at'", (repr(time.time() - 600),))
     con.commit()

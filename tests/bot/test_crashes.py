@@ -25,8 +25,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import BotProcess, Table
+from harness import BotProcess, Table, choose, open_table
 
 from engine import BID, BLIND, Game, view
 from engine.ai import choose_action
@@ -50,22 +51,9 @@ def seq_now(db: Path) -> int:
     return int(rows[0][0]) if rows else 0
 
 
-def policy_data(values: list[str]) -> str | None:
-    """The people's policy on their buttons (``m:t:s:a`` moves, ``l:t:s`` look)."""
-    moves = [v for v in values if v.startswith("m:")]
-    if not moves:
-        return None
-    acts = {m: int(m.split(":")[3]) for m in moves}
-    if BLIND in acts.values():
-        return next(v for v in values if v.startswith("l:"))  # open the cards
-    bids = [m for m in moves if BID <= acts[m] < BLIND]
-    if bids:
-        return max(bids, key=acts.__getitem__)
-    return min(moves, key=acts.__getitem__)
-
-
 def policy_action(g: Game) -> int:
-    """The same policy on the engine's legal actions."""
+    """The people's policy (``harness.choose``: open the cards, bid the highest
+    number, play the lowest card) on the engine's legal actions."""
     legal = g.legal_actions()
     bids = [a for a in legal if BID <= a < BLIND]
     return max(bids) if bids else min(legal)
@@ -76,7 +64,7 @@ def live_button(fake: FakeTelegram, user: FakeUser, seq: int) -> tuple[FakeMessa
     for m in reversed(fake.chat_messages(user.id)):
         values = [b.value or "" for b in m.buttons()]
         if any(v.startswith(("m:", "l:")) for v in values):
-            data = policy_data(values)
+            data = choose(values)
             if data is not None and int(data.split(":")[2]) == seq:
                 return m, data
             return None
@@ -127,6 +115,7 @@ def engine_game(rules: Rules, seed: int, dealer: int, humans: set[int], level: s
     return g
 
 
+@pytest.mark.slow
 async def test_kill_9_at_random_moments_then_the_same_result(
     fake: FakeTelegram, tmp_path: Path
 ) -> None:
@@ -141,21 +130,7 @@ async def test_kill_9_at_random_moments_then_the_same_result(
     try:
         for u in (anna, boris):
             await fake.start_bot(u)
-        await fake.send_text(anna, GROUP, "/newgame")
-        table = Table(fake, GROUP, [anna, boris])
-        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons(), timeout=30)
-        for who, label, check in (
-            (boris, "Восток", lambda: "Борис" in table.table_message().text),
-            (anna, "Правила", lambda: "«Клуб»" in table.table_message().text),
-        ):
-            await (
-                await fake.press_button(who, table.table_message(), text_contains=label)
-            ).answer()
-            await fake.wait_for(check, timeout=30)
-        await (
-            await fake.press_button(anna, table.table_message(), text_contains="Начать")
-        ).answer()
-        await fake.wait_for(lambda: table.actionable(), timeout=30)
+        table = await open_table(fake, GROUP, [anna, boris], seats=["Восток"], club=True)
 
         while True:
             going = await press_some(fake, table, db, rng.randint(1, 4))

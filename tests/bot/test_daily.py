@@ -9,7 +9,7 @@ import time
 
 import pytest
 from fake_telegram import FakeTelegram
-from harness import BotProcess, InProcessBot, Table, move_buttons, settings_for
+from harness import BotProcess, MakeBot, Table, move_buttons, open_table
 
 from bot.clock import FakeClock
 
@@ -20,14 +20,7 @@ GROUP_A, GROUP_B = -1002001, -1002002
 async def open_daily_table(
     fake: FakeTelegram, group: int, title: str, users, seats=("Юг",)
 ) -> Table:
-    if group not in fake.world.chats:
-        fake.add_group(group, title, members=list(users), admins=[users[0]])
-    await fake.send_text(users[0], group, "/newgame")
-    table = Table(fake, group, list(users))
-    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-    for user, seat in zip(users[1:], seats, strict=False):
-        await (await fake.press_button(user, table.table_message(), text_contains=seat)).answer()
-        await fake.wait_for(lambda user=user: user.first_name in table.table_message().text)
+    table = await open_table(fake, group, users, seats=seats, title=title, start=False)
     # Pace: press until 24 h per move.
     for _ in range(8):
         if "По дням: 24 ч" in table.table_message().text:
@@ -84,76 +77,72 @@ def deadline_of(db) -> tuple[int, float] | None:
         con.close()
 
 
-async def test_missed_deadlines_reminders_takeover_and_return(fake, tmp_path) -> None:
-    clock = FakeClock()
-    db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db), clock=clock)
-    await bot.start(fake)
-    try:
-        anna, boris = fake.add_user(601, "Анна"), fake.add_user(602, "Борис")
-        for u in (anna, boris):
-            await fake.start_bot(u)
-        table = await open_daily_table(fake, GROUP_A, "Часовые пояса", [anna, boris])
-        group_before = len(fake.sent_texts(GROUP_A))
+async def test_missed_deadlines_reminders_takeover_and_return(
+    fake, db_path, clock: FakeClock, clocked_bot
+) -> None:
+    db = db_path
+    anna, boris = fake.add_user(601, "Анна"), fake.add_user(602, "Борис")
+    for u in (anna, boris):
+        await fake.start_bot(u)
+    table = await open_daily_table(fake, GROUP_A, "Часовые пояса", [anna, boris])
+    group_before = len(fake.sent_texts(GROUP_A))
 
-        def reminders_sent() -> int:
-            return sum(t.startswith("⏰ Ваш ход") for t in fake.sent_texts(boris.id))
+    def reminders_sent() -> int:
+        return sum(t.startswith("⏰ Ваш ход") for t in fake.sent_texts(boris.id))
 
-        last_due = 0.0
-        for missed in (1, 2, 3):
-            # Anna plays when it is her turn; Boris sleeps.
-            for _ in range(60):
-                await play_own_turns(fake, table, anna, lambda: False)
-                d = deadline_of(db)
-                if d is not None and d[0] == 2 and d[1] > last_due:
-                    break
-            seat, last_due = deadline_of(db)
-            assert seat == 2
-            await fake.wait_for(lambda: "до завтра" in table.table_message().text)
-            reminders = reminders_sent()
-            clock.advance(12 * HOUR + 1)  # half time
-            await fake.wait_for(lambda r=reminders: reminders_sent() == r + 1)
-            assert "осталось 12 ч" in fake.sent_texts(boris.id)[-1]
-            clock.advance(11 * HOUR)  # an hour before the end
-            await fake.wait_for(lambda r=reminders: reminders_sent() == r + 2)
-            assert "осталось 1 ч" in fake.sent_texts(boris.id)[-1]
-            clock.advance(HOUR)  # the deadline
-            await fake.wait_for(
-                lambda m=missed: sum("время вышло" in t for t in fake.sent_texts(GROUP_A)) == m
-            )
-        await fake.wait_for(lambda: any("третий раз подряд" in t for t in fake.sent_texts(GROUP_A)))
-        back = await fake.wait_for(
-            lambda: next(
-                (m for m in fake.chat_messages(boris.id) if "Вернуться" in str(m.buttons())), None
-            )
+    last_due = 0.0
+    for missed in (1, 2, 3):
+        # Anna plays when it is her turn; Boris sleeps.
+        for _ in range(60):
+            await play_own_turns(fake, table, anna, lambda: False)
+            d = deadline_of(db)
+            if d is not None and d[0] == 2 and d[1] > last_due:
+                break
+        seat, last_due = deadline_of(db)
+        assert seat == 2
+        await fake.wait_for(lambda: "до завтра" in table.table_message().text)
+        reminders = reminders_sent()
+        clock.advance(12 * HOUR + 1)  # half time
+        await fake.wait_for(lambda r=reminders: reminders_sent() == r + 1)
+        assert "осталось 12 ч" in fake.sent_texts(boris.id)[-1]
+        clock.advance(11 * HOUR)  # an hour before the end
+        await fake.wait_for(lambda r=reminders: reminders_sent() == r + 2)
+        assert "осталось 1 ч" in fake.sent_texts(boris.id)[-1]
+        clock.advance(HOUR)  # the deadline
+        await fake.wait_for(
+            lambda m=missed: sum("время вышло" in t for t in fake.sent_texts(GROUP_A)) == m
         )
-        await fake.wait_for(lambda: "играет клубный игрок" in table.table_message().text)
-        # While he is away his seat moves without waiting for any deadline.
-        moves = {"n": 0}
+    await fake.wait_for(lambda: any("третий раз подряд" in t for t in fake.sent_texts(GROUP_A)))
+    back = await fake.wait_for(
+        lambda: next(
+            (m for m in fake.chat_messages(boris.id) if "Вернуться" in str(m.buttons())), None
+        )
+    )
+    await fake.wait_for(lambda: "играет клубный игрок" in table.table_message().text)
+    # While he is away his seat moves without waiting for any deadline.
+    moves = {"n": 0}
 
-        def counted() -> bool:
-            moves["n"] += 1
-            return moves["n"] > 4
+    def counted() -> bool:
+        moves["n"] += 1
+        return moves["n"] > 4
 
-        await play_own_turns(fake, table, anna, counted)
-        assert deadline_of(db) is None or deadline_of(db)[0] != 2
-        # One button and he is back; his hand comes again.
-        answer = await (await fake.press_button(boris, back, text_contains="Вернуться")).answer()
-        assert answer["text"] is None
-        await fake.wait_for(lambda: any("снова за столом" in t for t in fake.sent_texts(GROUP_A)))
-        await fake.wait_for(lambda: "играет клубный игрок" not in table.table_message().text)
-        # Timeout notes are short and few: one line per missed move.
-        notes = fake.sent_texts(GROUP_A)[group_before:]
-        assert sum("время вышло" in t for t in notes) == 3
-    finally:
-        await bot.stop()
+    await play_own_turns(fake, table, anna, counted)
+    assert deadline_of(db) is None or deadline_of(db)[0] != 2
+    # One button and he is back; his hand comes again.
+    answer = await (await fake.press_button(boris, back, text_contains="Вернуться")).answer()
+    assert answer["text"] is None
+    await fake.wait_for(lambda: any("снова за столом" in t for t in fake.sent_texts(GROUP_A)))
+    await fake.wait_for(lambda: "играет клубный игрок" not in table.table_message().text)
+    # Timeout notes are short and few: one line per missed move.
+    notes = fake.sent_texts(GROUP_A)[group_before:]
+    assert sum("время вышло" in t for t in notes) == 3
 
 
-async def test_restart_during_a_deadline_does_not_charge_the_downtime(fake, tmp_path) -> None:
-    clock = FakeClock()
-    db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db), clock=clock)
-    await bot.start(fake)
+async def test_restart_during_a_deadline_does_not_charge_the_downtime(
+    fake, db_path, clock: FakeClock, make_bot: MakeBot
+) -> None:
+    db = db_path
+    bot = await make_bot(clock=clock)
     anna, boris = fake.add_user(611, "Анна"), fake.add_user(612, "Борис")
     for u in (anna, boris):
         await fake.start_bot(u)
@@ -167,24 +156,21 @@ async def test_restart_during_a_deadline_does_not_charge_the_downtime(fake, tmp_
     await bot.stop()
 
     clock.advance(10 * HOUR)  # the bot is down for ten hours
-    bot = InProcessBot(settings_for(fake, db), clock=clock)
-    await bot.start(fake)
-    try:
-        await fake.wait_idle(quiet=0.1)
-        seat2, due2 = deadline_of(db)
-        assert seat2 == seat and due2 == pytest.approx(due + 10 * HOUR, abs=1)
-        timeouts = sum("время вышло" in t for t in fake.sent_texts(GROUP_A))
-        clock.advance(23 * HOUR)  # 33 h after the move began, 23 h of it counted
-        await fake.wait_idle(quiet=0.1)
-        assert sum("время вышло" in t for t in fake.sent_texts(GROUP_A)) == timeouts
-        clock.advance(1.5 * HOUR)
-        await fake.wait_for(
-            lambda: sum("время вышло" in t for t in fake.sent_texts(GROUP_A)) == timeouts + 1
-        )
-    finally:
-        await bot.stop()
+    await make_bot(clock=clock)
+    await fake.wait_idle(quiet=0.1)
+    seat2, due2 = deadline_of(db)
+    assert seat2 == seat and due2 == pytest.approx(due + 10 * HOUR, abs=1)
+    timeouts = sum("время вышло" in t for t in fake.sent_texts(GROUP_A))
+    clock.advance(23 * HOUR)  # 33 h after the move began, 23 h of it counted
+    await fake.wait_idle(quiet=0.1)
+    assert sum("время вышло" in t for t in fake.sent_texts(GROUP_A)) == timeouts
+    clock.advance(1.5 * HOUR)
+    await fake.wait_for(
+        lambda: sum("время вышло" in t for t in fake.sent_texts(GROUP_A)) == timeouts + 1
+    )
 
 
+@pytest.mark.slow
 async def test_a_crash_credits_exactly_the_time_the_bot_was_down(fake, tmp_path) -> None:
     """``kill -9`` well after the bot's last regular beat (it beat every 15 s,
     and a 6 s restart was credited 19 s): what is credited is the downtime,
@@ -221,39 +207,28 @@ async def test_a_crash_credits_exactly_the_time_the_bot_was_down(fake, tmp_path)
     )
 
 
-async def test_one_player_at_two_tables_in_two_groups(fake, tmp_path) -> None:
-    db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db))
-    await bot.start(fake)
-    try:
-        anna = fake.add_user(621, "Анна")
-        await fake.start_bot(anna)
-        fake.add_group(GROUP_A, "Работа", members=[anna], admins=[anna])
-        fake.add_group(GROUP_B, "Дача", members=[anna], admins=[anna])
-        tables = {}
-        for group in (GROUP_A, GROUP_B):
-            await fake.send_text(anna, group, "/newgame")
-            t = Table(fake, group, [anna])
-            await fake.wait_for(lambda t=t: (m := t.find_table_message()) and m.buttons())
-            await (
-                await fake.press_button(anna, t.table_message(), text_contains="Начать")
-            ).answer()
-            await fake.wait_for(lambda t=t: "Сдача 1" in t.table_message().text)
-            tables[group] = t
-        await fake.wait_idle(quiet=0.1)
-        hands = [m for m in fake.chat_messages(anna.id) if "Сдача" in m.text]
-        assert any("Работа" in m.text for m in hands) and any("Дача" in m.text for m in hands)
-        # A move on the «Дача» message acts on that table only.
-        msg = next(
-            m for m in reversed(fake.chat_messages(anna.id)) if "Дача" in m.text and move_buttons(m)
-        )
-        before_a = tables[GROUP_A].table_message().text
-        await (await fake.press(anna, anna.id, msg.message_id, move_buttons(msg)[0])).answer()
-        await fake.wait_for(lambda: "Анна …" not in tables[GROUP_B].table_message().text)
-        await fake.wait_idle(quiet=0.1)
-        assert tables[GROUP_A].table_message().text == before_a
-        await fake.send_text(anna, anna.id, "/score")
-        await fake.wait_for(lambda: "«Работа»" in fake.sent_texts(anna.id)[-1])
-        assert "«Дача»" in fake.sent_texts(anna.id)[-1]
-    finally:
-        await bot.stop()
+async def test_one_player_at_two_tables_in_two_groups(fake, running_bot) -> None:
+    anna = fake.add_user(621, "Анна")
+    await fake.start_bot(anna)
+    fake.add_group(GROUP_A, "Работа", members=[anna], admins=[anna])
+    fake.add_group(GROUP_B, "Дача", members=[anna], admins=[anna])
+    tables = {}
+    for group in (GROUP_A, GROUP_B):
+        t = await open_table(fake, group, [anna])
+        await fake.wait_for(lambda t=t: "Сдача 1" in t.table_message().text)
+        tables[group] = t
+    await fake.wait_idle(quiet=0.1)
+    hands = [m for m in fake.chat_messages(anna.id) if "Сдача" in m.text]
+    assert any("Работа" in m.text for m in hands) and any("Дача" in m.text for m in hands)
+    # A move on the «Дача» message acts on that table only.
+    msg = next(
+        m for m in reversed(fake.chat_messages(anna.id)) if "Дача" in m.text and move_buttons(m)
+    )
+    before_a = tables[GROUP_A].table_message().text
+    await (await fake.press(anna, anna.id, msg.message_id, move_buttons(msg)[0])).answer()
+    await fake.wait_for(lambda: "Анна …" not in tables[GROUP_B].table_message().text)
+    await fake.wait_idle(quiet=0.1)
+    assert tables[GROUP_A].table_message().text == before_a
+    await fake.send_text(anna, anna.id, "/score")
+    await fake.wait_for(lambda: "«Работа»" in fake.sent_texts(anna.id)[-1])
+    assert "«Дача»" in fake.sent_texts(anna.id)[-1]

@@ -42,11 +42,11 @@ from typing import Any
 import pytest
 from aiogram.client.session.aiohttp import AiohttpSession
 from fake_telegram import CallbackPress, FakeMessage, FakeTelegram, FakeUser
-from harness import InProcessBot, Table, settings_for
+from harness import MakeBot, Table, choose, open_table
 
 import bot.app as bot_app
 from bot.outbox import Outbox
-from engine import BID, BLIND, Game
+from engine import Game
 from engine.rules import Rules
 
 CALL_TIMEOUT = 2  # seconds; the bot's default is 30
@@ -186,25 +186,6 @@ def newest_with_buttons(fake: FakeTelegram, user: FakeUser) -> FakeMessage | Non
     return None
 
 
-def choose(msg: FakeMessage, hands_done: int) -> str | None:
-    """A plain player: opens the cards rather than bid blind, bids 7 for two
-    hands and then the highest offered (so the game ends soon), plays the
-    lowest card allowed. Nothing when it is not this player's turn."""
-    values = [b.value or "" for b in msg.buttons()]
-    moves = [v for v in values if v.startswith("m:")]
-    looks = [v for v in values if v.startswith("l:")]
-    if not moves:
-        return None
-    if looks and any(parse(m)[3] == BLIND for m in moves):
-        return looks[0]
-    bids = [m for m in moves if BID <= (parse(m)[3] or 0) < BLIND]
-    if bids:
-        if hands_done < 2:
-            return min(bids, key=lambda m: abs((parse(m)[3] or 0) - BID - 7))
-        return max(bids, key=lambda m: parse(m)[3] or 0)
-    return min(moves, key=lambda m: parse(m)[3] or 0)
-
-
 @dataclass
 class Press:
     user: int
@@ -267,7 +248,7 @@ class Players:
                 msg = newest_with_buttons(self.fake, user)
                 if msg is None:
                     continue
-                data = choose(msg, self.hands_done())
+                data = choose(msg, 7 if self.hands_done() < 2 else None)
                 if data is None or parse(data)[2] != seq:
                     continue  # not this player's turn, or the message is not updated yet
                 await self._press(user, msg, data, current=True)
@@ -340,26 +321,9 @@ GROUP = -1008001
 async def open_game(fake: FakeTelegram, humans: int, group: int = GROUP) -> Table:
     """``humans`` people (North, then East) and computer seats, club rules, started."""
     users = [fake.add_user(401 + i, n) for i, n in enumerate(["Анна", "Борис"][:humans])]
-    fake.add_group(group, "Пики под нагрузкой", members=users, admins=users[:1])
-    for u in users:
-        await fake.start_bot(u)
-    await fake.send_text(users[0], group, "/newgame")
-    table = Table(fake, group, users)
-    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons(), timeout=30)
-    if humans > 1:
-        await (
-            await fake.press_button(users[1], table.table_message(), text_contains="Восток")
-        ).answer()
-        await fake.wait_for(lambda: "Борис" in table.table_message().text, timeout=30)
-    await (
-        await fake.press_button(users[0], table.table_message(), text_contains="Правила")
-    ).answer()
-    await fake.wait_for(lambda: "«Клуб»" in table.table_message().text, timeout=30)
-    await (
-        await fake.press_button(users[0], table.table_message(), text_contains="Начать")
-    ).answer()
-    await fake.wait_for(lambda: table.actionable(), timeout=30)
-    return table
+    return await open_table(
+        fake, group, users, seats=["Восток"], club=True, title="Пики под нагрузкой"
+    )
 
 
 def game_over(fake: FakeTelegram, group: int = GROUP) -> Callable[[], bool]:
@@ -397,40 +361,38 @@ def assert_clean_end(
 
 
 # ------------------------------------------------------------------ tests
+@pytest.mark.slow
 async def test_random_faults_on_every_call(
-    fake: FakeTelegram, tmp_path: Path, quick_timeouts: None
+    fake: FakeTelegram, tmp_path: Path, quick_timeouts: None, make_bot: MakeBot
 ) -> None:
     """One person and three computer seats; 12 % of all calls fail in every way."""
     db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db))
-    await bot.start(fake)
-    try:
-        table = await open_game(fake, humans=1)
-        fake.inject_random(
-            0.12,
-            # Weighted: a hung call stalls its chat for the whole timeout.
-            kinds=("429", "500", "500", "502", "502_html", "drop", "drop", "drop", "timeout"),
-            seed=20240601,
-            after_rate=0.3,
-        )
-        players = Players(fake, table, db, random.Random(1))
-        polls = 0
+    bot = await make_bot()
+    table = await open_game(fake, humans=1)
+    fake.inject_random(
+        0.12,
+        # Weighted: a hung call stalls its chat for the whole timeout.
+        kinds=("429", "500", "500", "502", "502_html", "drop", "drop", "drop", "timeout"),
+        seed=20240601,
+        after_rate=0.3,
+    )
+    players = Players(fake, table, db, random.Random(1))
+    polls = 0
 
-        def until() -> bool:
-            nonlocal polls
-            # Now and then the long poll breaks too (also after Telegram answered).
-            if len(players.presses) // 12 > polls:
-                polls += 1
-                kind = ("drop", "500", "502_html", "429")[polls % 4]
-                fake.inject(kind, method="getUpdates", after=polls % 2 == 0)
-            return game_over(fake)()
+    def until() -> bool:
+        nonlocal polls
+        # Now and then the long poll breaks too (also after Telegram answered).
+        if len(players.presses) // 12 > polls:
+            polls += 1
+            kind = ("drop", "500", "502_html", "429")[polls % 4]
+            fake.inject(kind, method="getUpdates", after=polls % 2 == 0)
+        return game_over(fake)()
 
-        await players.play(until)
-        fake.clear_faults()
-        await drained(fake, db)
-        await players.answers()
-    finally:
-        await bot.stop()
+    await players.play(until)
+    fake.clear_faults()
+    await drained(fake, db)
+    await players.answers()
+    await bot.stop()
     done = assert_clean_end(fake, db, players)
     extra = group_events_once(fake, GROUP)
     faults = fake.stats().faults
@@ -450,93 +412,88 @@ def bot_errors(caplog: pytest.LogCaptureFixture) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 async def test_two_players_group_answers_lost(
-    fake: FakeTelegram, tmp_path: Path, quick_timeouts: None
+    fake: FakeTelegram, tmp_path: Path, quick_timeouts: None, make_bot: MakeBot
 ) -> None:
     """Two people. Half of the group's new messages reach the group but the
     answer is lost on the way back; edits, button answers, private messages
     and the long poll fail now and then, before or after Telegram acted."""
     db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db))
-    await bot.start(fake)
-    try:
-        table = await open_game(fake, humans=2)
-        # Seed 3: the very first draw hits, so the first result line is affected.
-        assert random.Random(3).random() < 0.5
-        fake.inject_random(
-            0.5,
-            kinds=("drop", "timeout"),
-            seed=3,
-            method="sendMessage",
-            chat_id=GROUP,
-            after_rate=1,
-        )
-        players = Players(fake, table, db, random.Random(2))
-        cycle = [
-            ("500", "editMessageText", False),
-            ("drop", "editMessageText", True),
-            ("timeout", "answerCallbackQuery", True),
-            ("drop", "answerCallbackQuery", False),
-            ("429", "editMessageText", False),
-            ("502_html", "getUpdates", False),
-            ("drop", "sendMessage", False),
-            ("drop", "getUpdates", True),
-            ("429", "answerCallbackQuery", False),
-        ]
-        injected = 0
+    bot = await make_bot()
+    table = await open_game(fake, humans=2)
+    # Seed 3: the very first draw hits, so the first result line is affected.
+    assert random.Random(3).random() < 0.5
+    fake.inject_random(
+        0.5,
+        kinds=("drop", "timeout"),
+        seed=3,
+        method="sendMessage",
+        chat_id=GROUP,
+        after_rate=1,
+    )
+    players = Players(fake, table, db, random.Random(2))
+    cycle = [
+        ("500", "editMessageText", False),
+        ("drop", "editMessageText", True),
+        ("timeout", "answerCallbackQuery", True),
+        ("drop", "answerCallbackQuery", False),
+        ("429", "editMessageText", False),
+        ("502_html", "getUpdates", False),
+        ("drop", "sendMessage", False),
+        ("drop", "getUpdates", True),
+        ("429", "answerCallbackQuery", False),
+    ]
+    injected = 0
 
-        def until() -> bool:
-            nonlocal injected
-            if len(players.presses) // 3 > injected:
-                kind, method, after = cycle[injected % len(cycle)]
-                fake.inject(kind, method=method, after=after)  # type: ignore[arg-type]
-                injected += 1
-            return game_over(fake)()
+    def until() -> bool:
+        nonlocal injected
+        if len(players.presses) // 3 > injected:
+            kind, method, after = cycle[injected % len(cycle)]
+            fake.inject(kind, method=method, after=after)  # type: ignore[arg-type]
+            injected += 1
+        return game_over(fake)()
 
-        await players.play(until)
-        fake.clear_faults()
-        await drained(fake, db)
-        await players.answers()
-    finally:
-        await bot.stop()
+    await players.play(until)
+    fake.clear_faults()
+    await drained(fake, db)
+    await players.answers()
+    await bot.stop()
     assert_clean_end(fake, db, players)
     extra = group_events_once(fake, GROUP)
     assert extra >= 1, "the scenario meant to lose at least one answer of a group message"
 
 
 async def test_player_blocks_the_bot_and_comes_back(
-    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture, make_bot: MakeBot
 ) -> None:
     """The group is told how to unblock, the game waits for that player (no
     computer move in their seat), and goes on once they press Start again."""
     caplog.set_level(logging.WARNING)
     db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db))
-    await bot.start(fake)
-    try:
-        table = await open_game(fake, humans=2)
-        anna, boris = table.users
-        players = Players(fake, table, db, random.Random(3), replay_rate=0)
-        # Blocked while Anna is to move: her move makes the bot write to Boris.
-        await players.play(lambda: current_seq(db) >= 8 and live_press(fake, anna, db) is not None)
-        fake.block_bot(boris)
-        players.absent.add(boris.id)
+    bot = await make_bot()
+    table = await open_game(fake, humans=2)
+    anna, boris = table.users
+    players = Players(fake, table, db, random.Random(3), replay_rate=0)
+    # Blocked while Anna is to move: her move makes the bot write to Boris.
+    await players.play(lambda: current_seq(db) >= 8 and live_press(fake, anna, db) is not None)
+    fake.block_bot(boris)
+    players.absent.add(boris.id)
 
-        def note() -> list[str]:
-            return [t for t in fake.sent_texts(GROUP) if "заблокирован" in t]
+    def note() -> list[str]:
+        return [t for t in fake.sent_texts(GROUP) if "заблокирован" in t]
 
-        await players.play(lambda: bool(note()) and game_state(db).game.to_move == 1)
-        waiting_at = current_seq(db)
-        await fake.wait_idle(quiet=0.3)
-        assert current_seq(db) == waiting_at, "somebody moved for the blocked player"
-        assert "Борис" in note()[0] and "@piki_test_bot" in note()[0]
+    await players.play(lambda: bool(note()) and game_state(db).game.to_move == 1)
+    waiting_at = current_seq(db)
+    await fake.wait_idle(quiet=0.3)
+    assert current_seq(db) == waiting_at, "somebody moved for the blocked player"
+    assert "Борис" in note()[0] and "@piki_test_bot" in note()[0]
 
-        await fake.start_bot(boris)  # Start (or Unblock) in the private chat
-        players.absent.clear()
-        await players.play(game_over(fake))
-        await drained(fake, db)
-    finally:
-        await bot.stop()
+    await fake.start_bot(boris)  # Start (or Unblock) in the private chat
+    players.absent.clear()
+    await players.play(game_over(fake))
+    await drained(fake, db)
+    await bot.stop()
     assert_clean_end(fake, db, players, unreachable=frozenset({boris.id}))
     assert len(note()) == 1
     assert not bot_errors(caplog)
@@ -553,49 +510,45 @@ con.execute("COMMIT")
 """
 
 
+@pytest.mark.slow
 async def test_database_locked_by_another_process(
-    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture, make_bot: MakeBot
 ) -> None:
     """Another process holds the write lock for 6 s (longer than SQLite's own
     5 s busy timeout): the press waits and is applied, nothing is lost."""
     caplog.set_level(logging.WARNING)
     db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db))
-    await bot.start(fake)
-    try:
-        table = await open_game(fake, humans=1)
-        (anna,) = table.users
-        players = Players(fake, table, db, random.Random(4), replay_rate=0)
+    bot = await make_bot()
+    table = await open_game(fake, humans=1)
+    (anna,) = table.users
+    players = Players(fake, table, db, random.Random(4), replay_rate=0)
 
-        def anna_to_move() -> str | None:
-            msg = newest_with_buttons(fake, anna)
-            data = choose(msg, 0) if msg else None
-            return (
-                data
-                if data and data.startswith("m:") and parse(data)[2] == current_seq(db)
-                else None
-            )
-
-        await players.play(lambda: current_seq(db) >= 6 and bool(anna_to_move()))
-        seq = current_seq(db)
-        locker = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", LOCKER, str(db), "6", stdout=asyncio.subprocess.PIPE
-        )
-        assert locker.stdout is not None
-        assert await locker.stdout.readline() == b"locked\n"
-        data = anna_to_move()
-        assert data is not None
+    def anna_to_move() -> str | None:
         msg = newest_with_buttons(fake, anna)
-        assert msg is not None
-        press = await fake.press_raw(anna, anna.id, msg.message_id, data)
-        answer = await press.answer(timeout=14)
-        assert answer["text"] is None, answer
-        assert await locker.wait() == 0
-        assert current_seq(db) > seq
-        await players.play(game_over(fake))
-        await drained(fake, db)
-    finally:
-        await bot.stop()
+        data = choose(msg, 7) if msg else None
+        return (
+            data if data and data.startswith("m:") and parse(data)[2] == current_seq(db) else None
+        )
+
+    await players.play(lambda: current_seq(db) >= 6 and bool(anna_to_move()))
+    seq = current_seq(db)
+    locker = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", LOCKER, str(db), "6", stdout=asyncio.subprocess.PIPE
+    )
+    assert locker.stdout is not None
+    assert await locker.stdout.readline() == b"locked\n"
+    data = anna_to_move()
+    assert data is not None
+    msg = newest_with_buttons(fake, anna)
+    assert msg is not None
+    press = await fake.press_raw(anna, anna.id, msg.message_id, data)
+    answer = await press.answer(timeout=14)
+    assert answer["text"] is None, answer
+    assert await locker.wait() == 0
+    assert current_seq(db) > seq
+    await players.play(game_over(fake))
+    await drained(fake, db)
+    await bot.stop()
     players.presses.append(Press(anna.id, data, current=True, answer=""))
     assert_clean_end(fake, db, players)
     with _db(db) as con:
@@ -605,38 +558,39 @@ async def test_database_locked_by_another_process(
 
 
 async def test_failed_answer_does_not_report_an_applied_move_as_an_error(
-    fake: FakeTelegram, tmp_path: Path, quick_timeouts: None, caplog: pytest.LogCaptureFixture
+    fake: FakeTelegram,
+    tmp_path: Path,
+    quick_timeouts: None,
+    caplog: pytest.LogCaptureFixture,
+    make_bot: MakeBot,
 ) -> None:
     caplog.set_level(logging.WARNING)
     db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db))
-    await bot.start(fake)
-    try:
-        table = await open_game(fake, humans=1)
-        (anna,) = table.users
+    bot = await make_bot()
+    table = await open_game(fake, humans=1)
+    (anna,) = table.users
+    await fake.wait_idle(quiet=0.1)
+    msg = newest_with_buttons(fake, anna)
+    assert msg is not None
+    data = choose(msg, 7)
+    assert data is not None
+    if data.startswith("l:"):  # open the cards first
+        await (await fake.press_raw(anna, anna.id, msg.message_id, data)).answer()
         await fake.wait_idle(quiet=0.1)
         msg = newest_with_buttons(fake, anna)
         assert msg is not None
-        data = choose(msg, 0)
+        data = choose(msg, 7)
         assert data is not None
-        if data.startswith("l:"):  # open the cards first
-            await (await fake.press_raw(anna, anna.id, msg.message_id, data)).answer()
-            await fake.wait_idle(quiet=0.1)
-            msg = newest_with_buttons(fake, anna)
-            assert msg is not None
-            data = choose(msg, 0)
-            assert data is not None
-        seq = current_seq(db)
-        fake.inject("500", method="answerCallbackQuery")
-        press = await fake.press_raw(anna, anna.id, msg.message_id, data)
-        try:
-            answer: dict[str, Any] | None = await press.answer(timeout=CALL_TIMEOUT + 3)
-        except AssertionError:
-            answer = None  # giving up quietly is fine: the move shows in the chat
-        await fake.wait_idle(quiet=0.1)
-        assert current_seq(db) > seq  # the move was applied
-    finally:
-        await bot.stop()
+    seq = current_seq(db)
+    fake.inject("500", method="answerCallbackQuery")
+    press = await fake.press_raw(anna, anna.id, msg.message_id, data)
+    try:
+        answer: dict[str, Any] | None = await press.answer(timeout=CALL_TIMEOUT + 3)
+    except AssertionError:
+        answer = None  # giving up quietly is fine: the move shows in the chat
+    await fake.wait_idle(quiet=0.1)
+    assert current_seq(db) > seq  # the move was applied
+    await bot.stop()
     assert answer is None or "не так" not in (answer["text"] or ""), answer
     assert not bot_errors(caplog), bot_errors(caplog)
 
@@ -644,65 +598,59 @@ async def test_failed_answer_does_not_report_an_applied_move_as_an_error(
 def live_press(fake: FakeTelegram, user: FakeUser, db: Path) -> tuple[FakeMessage, str] | None:
     """The move button this person would press now, if it is theirs to press."""
     msg = newest_with_buttons(fake, user)
-    data = choose(msg, 0) if msg else None
+    data = choose(msg, 7) if msg else None
     if msg is None or data is None or not data.startswith("m:"):
         return None
     return (msg, data) if parse(data)[2] == current_seq(db) else None
 
 
 async def test_bot_removed_from_group_pauses_the_game_until_added_back(
-    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture, make_bot: MakeBot
 ) -> None:
     caplog.set_level(logging.WARNING)
     db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db))
-    await bot.start(fake)
-    try:
-        table = await open_game(fake, humans=1)
-        (anna,) = table.users
-        players = Players(fake, table, db, random.Random(5), replay_rate=0)
-        await players.play(lambda: current_seq(db) >= 6 and live_press(fake, anna, db) is not None)
-        fake.remove_bot_from_group(GROUP)
-        # Anna is told in private; her press is refused with the reason; nothing moves.
-        await fake.wait_for(
-            lambda: any("на паузе" in m.text for m in fake.chat_messages(anna.id)), timeout=15
-        )
-        seq = current_seq(db)
-        found = live_press(fake, anna, db)
-        assert found is not None
-        answer = await (await fake.press_raw(anna, anna.id, found[0].message_id, found[1])).answer()
-        assert "на паузе" in (answer["text"] or "")
-        await fake.wait_idle(quiet=0.3)
-        assert current_seq(db) == seq
-        with _db(db) as con:
-            assert con.execute("SELECT status, paused FROM tables").fetchone() == ("playing", 1)
-        # Added back: the game goes on from the same place and ends normally.
-        fake.add_bot_to_group(GROUP)
-        await players.play(game_over(fake))
-        await drained(fake, db)
-    finally:
-        await bot.stop()
+    bot = await make_bot()
+    table = await open_game(fake, humans=1)
+    (anna,) = table.users
+    players = Players(fake, table, db, random.Random(5), replay_rate=0)
+    await players.play(lambda: current_seq(db) >= 6 and live_press(fake, anna, db) is not None)
+    fake.remove_bot_from_group(GROUP)
+    # Anna is told in private; her press is refused with the reason; nothing moves.
+    await fake.wait_for(
+        lambda: any("на паузе" in m.text for m in fake.chat_messages(anna.id)), timeout=15
+    )
+    seq = current_seq(db)
+    found = live_press(fake, anna, db)
+    assert found is not None
+    answer = await (await fake.press_raw(anna, anna.id, found[0].message_id, found[1])).answer()
+    assert "на паузе" in (answer["text"] or "")
+    await fake.wait_idle(quiet=0.3)
+    assert current_seq(db) == seq
+    with _db(db) as con:
+        assert con.execute("SELECT status, paused FROM tables").fetchone() == ("playing", 1)
+    # Added back: the game goes on from the same place and ends normally.
+    fake.add_bot_to_group(GROUP)
+    await players.play(game_over(fake))
+    await drained(fake, db)
+    await bot.stop()
     assert_clean_end(fake, db, players, unreachable=frozenset({GROUP}))
     assert not bot_errors(caplog)
 
 
 async def test_group_upgraded_to_supergroup_mid_game(
-    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture, make_bot: MakeBot
 ) -> None:
     caplog.set_level(logging.WARNING)
     db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db))
-    await bot.start(fake)
-    try:
-        table = await open_game(fake, humans=2)
-        players = Players(fake, table, db, random.Random(6), replay_rate=0)
-        await players.play(lambda: current_seq(db) >= 6)
-        new = fake.migrate_group(GROUP)
-        table.group = new
-        await players.play(game_over(fake, new))
-        await drained(fake, db)
-    finally:
-        await bot.stop()
+    bot = await make_bot()
+    table = await open_game(fake, humans=2)
+    players = Players(fake, table, db, random.Random(6), replay_rate=0)
+    await players.play(lambda: current_seq(db) >= 6)
+    new = fake.migrate_group(GROUP)
+    table.group = new
+    await players.play(game_over(fake, new))
+    await drained(fake, db)
+    await bot.stop()
     with _db(db) as con:
         assert con.execute("SELECT chat_id FROM tables").fetchall() == [(new,)]
     assert_clean_end(fake, db, players)
@@ -710,25 +658,21 @@ async def test_group_upgraded_to_supergroup_mid_game(
     assert not bot_errors(caplog)
 
 
-async def test_block_on_own_turn_is_told_at_once(fake: FakeTelegram, tmp_path: Path) -> None:
+async def test_block_on_own_turn_is_told_at_once(
+    fake: FakeTelegram, tmp_path: Path, make_bot: MakeBot
+) -> None:
     db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db))
-    await bot.start(fake)
-    try:
-        table = await open_game(fake, humans=2)
-        anna, boris = table.users
-        players = Players(fake, table, db, random.Random(7), replay_rate=0)
-        await players.play(lambda: live_press(fake, boris, db) is not None)
-        fake.block_bot(boris)
-        await fake.wait_for(
-            lambda: any("заблокирован" in t for t in fake.sent_texts(GROUP)), timeout=5
-        )
-    finally:
-        await bot.stop()
+    await make_bot()
+    table = await open_game(fake, humans=2)
+    anna, boris = table.users
+    players = Players(fake, table, db, random.Random(7), replay_rate=0)
+    await players.play(lambda: live_press(fake, boris, db) is not None)
+    fake.block_bot(boris)
+    await fake.wait_for(lambda: any("заблокирован" in t for t in fake.sent_texts(GROUP)), timeout=5)
 
 
 async def test_start_waits_out_a_busy_or_unreachable_telegram(
-    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture, make_bot: MakeBot
 ) -> None:
     """A restart during a flood wait, an outage or a network blip: every call the
     bot cannot start without is tried again until it goes through, no exit."""
@@ -737,19 +681,16 @@ async def test_start_waits_out_a_busy_or_unreachable_telegram(
     fake.inject("502_html", method="getMe", count=1)  # a proxy's error page
     fake.inject("500", method="setMyCommands", count=1)
     fake.inject("drop", method="deleteWebhook", count=1)
-    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
-    await bot.start(fake)
-    try:
-        assert len(fake.calls_to("getMe")) == 3
-        assert len(fake.calls_to("deleteWebhook")) == 2
-        # The menu is set alongside, not before the game: two languages x two scopes, one retried.
-        await fake.wait_for(lambda: len(fake.calls_to("setMyCommands")) == 5)
-        assert len(fake.world.commands) == 4
-        anna = fake.add_user(341, "Анна")
-        await fake.start_bot(anna)
-        await fake.wait_for(lambda: fake.sent_texts(anna.id), message="the welcome")
-    finally:
-        await bot.stop()
+    bot = await make_bot()
+    assert len(fake.calls_to("getMe")) == 3
+    assert len(fake.calls_to("deleteWebhook")) == 2
+    # The menu is set alongside, not before the game: two languages x two scopes, one retried.
+    await fake.wait_for(lambda: len(fake.calls_to("setMyCommands")) == 5)
+    assert len(fake.world.commands) == 4
+    anna = fake.add_user(341, "Анна")
+    await fake.start_bot(anna)
+    await fake.wait_for(lambda: fake.sent_texts(anna.id), message="the welcome")
+    await bot.stop()
     retried = [r.getMessage() for r in caplog.records if "failed at start" in r.getMessage()]
     assert len(retried) == 4, retried
     assert not bot_errors(caplog), bot_errors(caplog)
@@ -762,6 +703,7 @@ async def test_a_stop_lets_the_updates_being_handled_finish(
     quick_timeouts: None,
     caplog: pytest.LogCaptureFixture,
     signals: int,
+    make_bot: MakeBot,
 ) -> None:
     """SIGTERM while a press is half-way (here waiting on Telegram to say who is
     an admin): the press is carried out before the database closes. Telegram
@@ -769,28 +711,25 @@ async def test_a_stop_lets_the_updates_being_handled_finish(
     signal while the bot waits for it does not cut the stop short either."""
     caplog.set_level(logging.WARNING)
     db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db))
-    await bot.start(fake)
-    try:
-        table = await open_game(fake, humans=1)
-        (anna,) = table.users
-        await fake.send_text(anna, GROUP, "/cancel")
-        confirm = await fake.wait_for(
-            lambda: next((m for m in fake.chat_messages(GROUP) if "Отменить игру" in m.text), None)
-        )
-        fake.inject("timeout", method="getChatMember")  # answered only when the bot gives up
-        after = len(fake.calls)
-        await fake.press_button(anna, confirm, text_contains="Да")
-        await fake.wait_for(
-            lambda: any(c.method == "getChatMember" for c in fake.calls[after:]),
-            message="the admin check under way",
-        )
-        if signals == 2:
-            assert bot.task is not None
-            bot.task.cancel()
-            await asyncio.sleep(0.3)  # the stop is waiting for the press by now
-    finally:
-        await bot.stop()
+    bot = await make_bot()
+    table = await open_game(fake, humans=1)
+    (anna,) = table.users
+    await fake.send_text(anna, GROUP, "/cancel")
+    confirm = await fake.wait_for(
+        lambda: next((m for m in fake.chat_messages(GROUP) if "Отменить игру" in m.text), None)
+    )
+    fake.inject("timeout", method="getChatMember")  # answered only when the bot gives up
+    after = len(fake.calls)
+    await fake.press_button(anna, confirm, text_contains="Да")
+    await fake.wait_for(
+        lambda: any(c.method == "getChatMember" for c in fake.calls[after:]),
+        message="the admin check under way",
+    )
+    if signals == 2:
+        assert bot.task is not None
+        bot.task.cancel()
+        await asyncio.sleep(0.3)  # the stop is waiting for the press by now
+    await bot.stop()
     assert bot.app.db._closed
     with _db(db) as con:
         (status,) = con.execute("SELECT status FROM tables").fetchone()
@@ -799,15 +738,14 @@ async def test_a_stop_lets_the_updates_being_handled_finish(
 
 
 async def test_a_failing_shutdown_hook_does_not_hang_the_stop(
-    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture, make_bot: MakeBot
 ) -> None:
     """A shutdown hook that fails is logged, and the stop still closes the database."""
 
     async def broken_hook() -> None:
         raise RuntimeError("a shutdown hook failed")
 
-    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
-    await bot.start(fake)
+    bot = await make_bot()
     bot.app.dp.shutdown.register(broken_hook)
     await bot.stop(timeout=20)
     assert bot.app.db._closed

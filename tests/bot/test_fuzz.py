@@ -30,9 +30,11 @@ from typing import Any
 import pytest
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from fake_telegram.models import PendingCallback
-from harness import InProcessBot, Table, settings_for
+from harness import MakeBot, Table, choose, open_table
 
-from engine import BID, BLIND, Game
+from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
+from bot.clock import FakeClock
+from engine import Game
 from engine.rules import Rules
 
 SEED = 0xF00D
@@ -96,22 +98,11 @@ NUMBERS = [
 PREFIXES = ["m", "l", "w", "b", "q", "t", "g", "f", "x", "", "M", "mm", "m ", "🃏"]
 OPS = ["sit", "up", "pre", "opt", "o", "ok", "go", "pace", "cy", "cn", "zz", ""]
 KINDS = ["score", "turn", "table", "info", "sheet", "rules", "history", "x", "🃏", ""]
+#: The bot's commands but the two that change a game for good (/leave hands the
+#: seat to the computer, /cancel ends the game: what the checks forbid), and two
+#: it does not have.
 COMMANDS = [
-    "newgame",
-    "score",
-    "turn",
-    "table",
-    "info",
-    "sheet",
-    "history",
-    "stats",
-    "profile",
-    "partners",
-    "authority",
-    "rules",
-    "back",
-    "help",
-    "start",
+    *(c for c in dict.fromkeys(GROUP_COMMANDS + PRIVATE_COMMANDS) if c not in ("leave", "cancel")),
     "nosuch",
     "Score",
 ]
@@ -304,53 +295,21 @@ class Fuzz:
         self.sent += 1
 
 
-def choose(msg: FakeMessage) -> str | None:
-    values = [b.value or "" for b in msg.buttons()]
-    moves = [v for v in values if v.startswith("m:")]
-    if not moves:
-        return None
-    acts = {m: int(m.split(":")[3]) for m in moves}
-    if BLIND in acts.values():
-        return next(v for v in values if v.startswith("l:"))
-    bids = [m for m in moves if BID <= acts[m] < BLIND]
-    if bids:
-        return min(bids, key=lambda m: abs(acts[m] - BID - 4))
-    return min(moves, key=acts.__getitem__)
-
-
 async def real_moves(fake: FakeTelegram, tables: list[Table]) -> int:
     """Each seated person whose newest message offers a move makes it."""
     made = 0
     for table in tables:
         for user, msg in table.actionable():
-            data = choose(msg)
+            data = choose(msg, 4)
             if data is not None:
                 await fake.press_raw(user, user.id, msg.message_id, data)
                 made += 1
     return made
 
 
-async def open_table(
-    fake: FakeTelegram, group: int, title: str, users: list[FakeUser], start: bool = True
-) -> Table:
-    fake.add_group(group, title, members=users, admins=users[:1], supergroup=True)
-    await fake.send_text(users[0], group, "/newgame")
-    table = Table(fake, group, users[:2])
-    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons(), timeout=15)
-    if len(users) > 1:
-        await (
-            await fake.press_button(users[1], table.table_message(), text_contains="Юг")
-        ).answer()
-        await fake.wait_for(lambda: users[1].first_name in table.table_message().text, timeout=15)
-    if start:
-        msg = table.table_message()
-        await (await fake.press_button(users[0], msg, text_contains="Правила")).answer()
-        await fake.wait_for(lambda: "«Клуб»" in table.table_message().text, timeout=15)
-        await (
-            await fake.press_button(users[0], table.table_message(), text_contains="Начать")
-        ).answer()
-        await fake.wait_for(lambda: table.actionable(), timeout=15)
-    return table
+def club(title: str) -> dict[str, Any]:
+    """A supergroup with this title, its table on the club's rules and started."""
+    return {"title": title, "supergroup": True, "club": True}
 
 
 def snapshot(db: Path) -> dict[str, Any]:
@@ -398,63 +357,63 @@ def replay_all(db: Path) -> dict[int, Game]:
     return games
 
 
+@pytest.mark.slow
 async def test_ten_thousand_bad_updates_change_nothing_but_legal_moves(
-    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    fake: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture, make_bot: MakeBot
 ) -> None:
     caplog.set_level(logging.WARNING)
     rng = random.Random(SEED)
-    db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db))
-    await bot.start(fake)
-    try:
-        people = [
-            fake.add_user(601 + i, n)
-            for i, n in enumerate(["Анна", "Борис", "Вера", "Гоша", "Дина"])
-        ]
-        odd_names = [
-            fake.add_user(701 + i, odd_text(rng, rng.choice([1, 8, 64]))) for i in range(4)
-        ]
-        strangers = [fake.add_user(801 + i, odd_text(rng, 12)) for i in range(4)]
-        for u in people + odd_names:
-            await fake.start_bot(u)
-        anna, boris, vera, gosha, dina = people
-        tables = [
-            await open_table(fake, -1001000000001, "Один против трёх", [anna]),
-            await open_table(fake, -1001000000002, "Двое", [boris, vera]),
-            await open_table(fake, -1001000000003, "Ещё двое", [gosha, dina]),
-        ]
-        lone, open_group = -1001000000004, -1001000000005
-        fake.add_group(
-            lone,
-            "Без стола",
-            members=people + odd_names + strangers,
-            admins=[anna],
-            supergroup=True,
-        )
-        await open_table(fake, open_group, odd_text(rng, 30), [odd_names[0]], start=False)
-        for t in tables:  # everybody can write in every group
-            fake.chats[t.group].members.update({u.id: "member" for u in odd_names + strangers})
-        fake.chats[open_group].members.update({u.id: "member" for u in people + strangers})
-        await fake.wait_idle(quiet=0.1)
-        before = snapshot(db)
+    db = db_path
+    # The bot's time stands still: a turn left waiting (a table some press
+    # started, a slow run) never times out into the computer's move at a
+    # person's seat, which the checks below rightly refuse.
+    bot = await make_bot(clock=FakeClock())
+    people = [
+        fake.add_user(601 + i, n) for i, n in enumerate(["Анна", "Борис", "Вера", "Гоша", "Дина"])
+    ]
+    odd_names = [fake.add_user(701 + i, odd_text(rng, rng.choice([1, 8, 64]))) for i in range(4)]
+    strangers = [fake.add_user(801 + i, odd_text(rng, 12)) for i in range(4)]
+    for u in people + odd_names:
+        await fake.start_bot(u)
+    anna, boris, vera, gosha, dina = people
+    tables = [
+        await open_table(fake, -1001000000001, [anna], **club("Один против трёх")),
+        await open_table(fake, -1001000000002, [boris, vera], **club("Двое")),
+        await open_table(fake, -1001000000003, [gosha, dina], **club("Ещё двое")),
+    ]
+    lone, open_group = -1001000000004, -1001000000005
+    fake.add_group(
+        lone,
+        "Без стола",
+        members=people + odd_names + strangers,
+        admins=[anna],
+        supergroup=True,
+    )
+    await open_table(
+        fake, open_group, [odd_names[0]], title=odd_text(rng, 30), supergroup=True, start=False
+    )
+    for t in tables:  # everybody can write in every group
+        fake.chats[t.group].members.update({u.id: "member" for u in odd_names + strangers})
+    fake.chats[open_group].members.update({u.id: "member" for u in people + strangers})
+    await fake.wait_idle(quiet=0.1)
+    before = snapshot(db)
 
-        fuzz = Fuzz(fake, rng, tables, people, odd_names, strangers, lone, open_group)
-        moves = 0
-        while fuzz.sent < UPDATES:
-            messages = fuzz.bot_messages()
-            for _ in range(BATCH):
-                await fuzz.one(messages)
-            moves += await real_moves(fake, tables)
-            await fake.wait_idle(quiet=0.05, timeout=60)
-        await fake.wait_idle(quiet=0.3, timeout=60)
-        live = {t: bot.app.registry.cached(t) for t in range(1, 10)}
+    fuzz = Fuzz(fake, rng, tables, people, odd_names, strangers, lone, open_group)
+    moves = 0
+    while fuzz.sent < UPDATES:
+        messages = fuzz.bot_messages()
+        for _ in range(BATCH):
+            await fuzz.one(messages)
+        moves += await real_moves(fake, tables)
+        await fake.wait_idle(quiet=0.05, timeout=60)
+    await fake.wait_idle(quiet=0.3, timeout=60)
+    live = {t: bot.app.registry.cached(t) for t in range(1, 10)}
 
-        # The bot still answers a plain command.
-        said = len(fake.sent_texts(tables[1].group))
-        await fake.send_text(boris, tables[1].group, "/score")
-        await fake.wait_for(lambda: len(fake.sent_texts(tables[1].group)) > said, timeout=15)
-    finally:
-        await bot.stop()
+    # The bot still answers a plain command.
+    said = len(fake.sent_texts(tables[1].group))
+    await fake.send_text(boris, tables[1].group, "/score")
+    await fake.wait_for(lambda: len(fake.sent_texts(tables[1].group)) > said, timeout=15)
+    await bot.stop()
     errors = [
         f"{r.name}: {r.getMessage()}"
         for r in caplog.records
@@ -498,15 +457,11 @@ async def test_ten_thousand_bad_updates_change_nothing_but_legal_moves(
 GROUP = -1001000000777
 
 
-async def started_table(fake: FakeTelegram, tmp_path: Path, **settings: Any) -> Any:
-    db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db, **settings))
-    await bot.start(fake)
+async def started_table(fake: FakeTelegram, make_bot: MakeBot, **settings: Any) -> Table:
+    """Анна (North) and Борис (South) at a club table, started, on a bot with ``settings``."""
+    await make_bot(**settings)
     anna, boris = fake.add_user(901, "Анна"), fake.add_user(902, "Борис")
-    for u in (anna, boris):
-        await fake.start_bot(u)
-    table = await open_table(fake, GROUP, "Группа", [anna, boris])
-    return bot, db, table
+    return await open_table(fake, GROUP, [anna, boris], **club("Группа"))
 
 
 def table_id_of(msg: FakeMessage) -> int:
@@ -514,34 +469,33 @@ def table_id_of(msg: FakeMessage) -> int:
     return int(data.split(":")[1])
 
 
-async def test_mashing_is_throttled_for_the_masher_only(fake: FakeTelegram, tmp_path: Path) -> None:
+async def test_mashing_is_throttled_for_the_masher_only(
+    fake: FakeTelegram, db_path: Path, make_bot: MakeBot
+) -> None:
     """Production limits (8 presses per 3 s): one person mashing their move
     gets "не так быстро", the move counts once, the other player is not slowed."""
-    bot, db, table = await started_table(fake, tmp_path, press_limit=8, press_window=3.0)
-    try:
-        await fake.wait_idle(quiet=0.1)
-        (masher, msg), *_ = table.actionable()
-        calm = next(u for u in table.users if u.id != masher.id)
-        data = choose(msg)
-        assert data is not None
-        before = len(replay_all(db)[1].actions)
-        mash = [await fake.press_raw(masher, masher.id, msg.message_id, data) for _ in range(30)]
-        lookup = next(
-            b.value for b in table.table_message().buttons() if (b.value or "").startswith("q:")
-        )
-        calm_presses = [
-            await fake.press_raw(calm, GROUP, table.table_message().message_id, lookup)
-            for _ in range(3)
-        ]
-        mashed = [(await p.answer())["text"] or "" for p in mash]
-        calm_answers = [(await p.answer())["text"] or "" for p in calm_presses]
-        await fake.wait_idle(quiet=0.1)
-        game = replay_all(db)[1]
-    finally:
-        await bot.stop()
+    table = await started_table(fake, make_bot, press_limit=8, press_window=3.0)
+    await fake.wait_idle(quiet=0.1)
+    (masher, msg), *_ = table.actionable()
+    calm = next(u for u in table.users if u.id != masher.id)
+    data = choose(msg, 4)
+    assert data is not None
+    before = len(replay_all(db_path)[1].actions)
+    mash = [await fake.press_raw(masher, masher.id, msg.message_id, data) for _ in range(30)]
+    lookup = next(
+        b.value for b in table.table_message().buttons() if (b.value or "").startswith("q:")
+    )
+    calm_presses = [
+        await fake.press_raw(calm, GROUP, table.table_message().message_id, lookup)
+        for _ in range(3)
+    ]
+    mashed = [(await p.answer())["text"] or "" for p in mash]
+    calm_answers = [(await p.answer())["text"] or "" for p in calm_presses]
+    await fake.wait_idle(quiet=0.1)
+    game = replay_all(db_path)[1]
     assert sum("быстро" in t for t in mashed) >= 30 - 8
     assert not any("быстро" in t for t in calm_answers)
-    con = sqlite3.connect(db)
+    con = sqlite3.connect(db_path)
     try:
         mine = con.execute(
             "SELECT COUNT(*) FROM actions WHERE by_user=? AND seq>=?", (masher.id, before)
@@ -552,81 +506,70 @@ async def test_mashing_is_throttled_for_the_masher_only(fake: FakeTelegram, tmp_
 
 
 async def test_forged_cancel_answer_does_not_overwrite_the_table_message(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
-    bot, db, table = await started_table(fake, tmp_path)
-    try:
-        await fake.wait_idle(quiet=0.1)
-        msg = table.table_message()
-        before = (msg.text, msg.buttons())
-        boris = table.users[1]
-        await (
-            await fake.press_raw(boris, GROUP, msg.message_id, f"t:{table_id_of(msg)}:cn:0")
-        ).answer()
-        await fake.wait_idle(quiet=0.1)
-        after = fake.message(GROUP, msg.message_id)
-    finally:
-        await bot.stop()
+    table = await started_table(fake, make_bot)
+    await fake.wait_idle(quiet=0.1)
+    msg = table.table_message()
+    before = (msg.text, msg.buttons())
+    boris = table.users[1]
+    await (
+        await fake.press_raw(boris, GROUP, msg.message_id, f"t:{table_id_of(msg)}:cn:0")
+    ).answer()
+    await fake.wait_idle(quiet=0.1)
+    after = fake.message(GROUP, msg.message_id)
     assert (after.text, after.buttons()) == before
 
 
 async def test_forget_me_does_not_drop_other_peoples_messages(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, db_path: Path, make_bot: MakeBot
 ) -> None:
-    bot, db, table = await started_table(fake, tmp_path)
+    table = await started_table(fake, make_bot)
     stranger = fake.add_user(903, "Пики")
     await fake.start_bot(stranger)
-    try:
-        await fake.wait_idle(quiet=0.1)
-        # Telegram is slow for the group: its table updates wait in the outbox.
-        fake.inject("502", method="editMessageText", chat_id=GROUP, count=None)
-        (user, msg), *_ = table.actionable()
-        data = choose(msg)
-        assert data is not None
-        await (await fake.press_raw(user, user.id, msg.message_id, data)).answer()
+    await fake.wait_idle(quiet=0.1)
+    # Telegram is slow for the group: its table updates wait in the outbox.
+    fake.inject("502", method="editMessageText", chat_id=GROUP, count=None)
+    (user, msg), *_ = table.actionable()
+    data = choose(msg, 4)
+    assert data is not None
+    await (await fake.press_raw(user, user.id, msg.message_id, data)).answer()
 
-        def waiting() -> list[int]:
-            con = sqlite3.connect(db)
-            try:
-                return [
-                    i
-                    for (i,) in con.execute(
-                        "SELECT id FROM outbox WHERE chat_id=? AND status='pending'", (GROUP,)
-                    )
-                ]
-            finally:
-                con.close()
-
-        await fake.wait_for(waiting, timeout=10)
-        queued = waiting()
-        await fake.send_text(stranger, stranger.id, "/forget_me")
-        prompt = await fake.wait_for(
-            lambda: next((m for m in fake.chat_messages(stranger.id) if m.buttons()), None)
-        )
-        await (await fake.press_button(stranger, prompt, data_startswith="f:1")).answer()
-        await fake.wait_idle(quiet=0.1)
-        con = sqlite3.connect(db)
+    def waiting() -> list[int]:
+        con = sqlite3.connect(db_path)
         try:
-            kept = {i for (i,) in con.execute("SELECT id FROM outbox")}
+            return [
+                i
+                for (i,) in con.execute(
+                    "SELECT id FROM outbox WHERE chat_id=? AND status='pending'", (GROUP,)
+                )
+            ]
         finally:
             con.close()
-        fake.clear_faults()
+
+    await fake.wait_for(waiting, timeout=10)
+    queued = waiting()
+    await fake.send_text(stranger, stranger.id, "/forget_me")
+    prompt = await fake.wait_for(
+        lambda: next((m for m in fake.chat_messages(stranger.id) if m.buttons()), None)
+    )
+    await (await fake.press_button(stranger, prompt, data_startswith="f:1")).answer()
+    await fake.wait_idle(quiet=0.1)
+    con = sqlite3.connect(db_path)
+    try:
+        kept = {i for (i,) in con.execute("SELECT id FROM outbox")}
     finally:
-        await bot.stop()
+        con.close()
+    fake.clear_faults()
     assert set(queued) <= kept, "queued group messages were deleted"
 
 
-async def test_forged_table_ids_do_not_grow_memory(fake: FakeTelegram, tmp_path: Path) -> None:
-    db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db))
-    await bot.start(fake)
+async def test_forged_table_ids_do_not_grow_memory(fake: FakeTelegram, make_bot: MakeBot) -> None:
+    bot = await make_bot()
     user = fake.add_user(904, "Гоша")
     await fake.start_bot(user)
-    try:
-        for i in range(300):
-            await fake.press_raw(user, user.id, 1, f"m:{1_000_000 + i}:0:52")
-        await fake.wait_idle(quiet=0.1, timeout=30)
-        locks = len(bot.app.registry._locks)
-    finally:
-        await bot.stop()
+    for i in range(300):
+        await fake.press_raw(user, user.id, 1, f"m:{1_000_000 + i}:0:52")
+    await fake.wait_idle(quiet=0.1, timeout=30)
+    locks = len(bot.app.registry._locks)
     assert locks < 10, f"{locks} locks kept for tables that do not exist"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fake_telegram import FakeTelegram, FakeUser
-from harness import InProcessBot, Table, play_moves
+from harness import InProcessBot, Table, open_table, play_moves
 
 from bot.clock import FakeClock
 from bot.services.replies import GROUP_LOOKUP_SECONDS
@@ -17,15 +17,7 @@ async def game(
     fake: FakeTelegram, clock: FakeClock, clocked_bot: InProcessBot
 ) -> tuple[FakeTelegram, FakeClock, Table, FakeUser, FakeUser]:
     anna, boris = fake.add_user(831, "Анна"), fake.add_user(832, "Борис")
-    fake.add_group(GROUP, "Вид", members=[anna, boris], admins=[anna])
-    for u in (anna, boris):
-        await fake.start_bot(u)
-    await fake.send_text(anna, GROUP, "/newgame")
-    table = Table(fake, GROUP, [anna, boris])
-    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-    await (await fake.press_button(boris, table.table_message(), text_contains="Юг")).answer()
-    await fake.wait_for(lambda: "Борис" in table.table_message().text)
-    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    table = await open_table(fake, GROUP, [anna, boris], title="Вид")
     return fake, clock, table, anna, boris
 
 

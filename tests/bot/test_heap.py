@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from fake_telegram import FakeTelegram
-from harness import InProcessBot, settings_for
+from harness import MakeBot
 
 from bot.heap import set_aside
 
@@ -33,7 +33,7 @@ def thawed() -> Iterator[None]:
 
 
 async def test_what_the_bot_builds_is_set_aside_and_what_it_plays_is_not(
-    fake: FakeTelegram, tmp_path: Path, thawed: None
+    fake: FakeTelegram, thawed: None, make_bot: MakeBot
 ) -> None:
     calls: list[int] = []
 
@@ -41,28 +41,24 @@ async def test_what_the_bot_builds_is_set_aside_and_what_it_plays_is_not(
         calls.append(len(fake.calls))
         set_aside()
 
-    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db"), built=built)
-    await bot.start(fake)
-    try:
-        (before,) = calls  # once, and before the first long poll
-        assert not any(c.method == "getUpdates" for c in fake.calls[:before])
-        # The locales as i18n's start hook compiled them: a hook run before
-        # that one would freeze bundles that are then thrown away.
-        bundle = bot.app.texts.core.get_translator("ru")
-        assert not walked(bundle)
-        assert not walked(bot.app.dp)
+    bot = await make_bot(built=built)
+    (before,) = calls  # once, and before the first long poll
+    assert not any(c.method == "getUpdates" for c in fake.calls[:before])
+    # The locales as i18n's start hook compiled them: a hook run before
+    # that one would freeze bundles that are then thrown away.
+    bundle = bot.app.texts.core.get_translator("ru")
+    assert not walked(bundle)
+    assert not walked(bot.app.dp)
 
-        anna = fake.add_user(341, "Анна")
-        await fake.start_bot(anna)
-        await fake.wait_for(lambda: fake.last_message(anna.id) is not None, timeout=30)
-        group = fake.add_group(-100341, "Пики у Анны", members=[anna])
-        await fake.send_text(anna, group.id, "/newgame")
-        reg = bot.app.registry
-        await fake.wait_for(lambda: bool(reg.cached_in_chat(group.id)), timeout=30)
-        (table_id,) = reg.cached_in_chat(group.id)
-        assert walked(reg.cached(table_id))  # made after: collected as ever
-    finally:
-        await bot.stop()
+    anna = fake.add_user(341, "Анна")
+    await fake.start_bot(anna)
+    await fake.wait_for(lambda: fake.last_message(anna.id) is not None, timeout=30)
+    group = fake.add_group(-100341, "Пики у Анны", members=[anna])
+    await fake.send_text(anna, group.id, "/newgame")
+    reg = bot.app.registry
+    await fake.wait_for(lambda: bool(reg.cached_in_chat(group.id)), timeout=30)
+    (table_id,) = reg.cached_in_chat(group.id)
+    assert walked(reg.cached(table_id))  # made after: collected as ever
 
 
 def test_python_m_bot_sets_its_heap_aside_twice(tmp_path: Path) -> None:

@@ -4,33 +4,17 @@ with the master's choice in a pop-up, the count in the results, and /review."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from fluent.runtime import FluentBundle, FluentResource
-from harness import InProcessBot, Table, action_of, move_buttons, play_moves, settings_for
+from harness import InProcessBot, MakeBot, Table, action_of, move_buttons, open_table, play_moves
 
 from bot.i18n import LOCALES_DIR, SUPPORTED
 from engine.ai import REASONS
 
 GROUP = -1008301
 BLIND = 70
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[InProcessBot]:
-    running = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
-    await running.start(fake)
-    yield running
-    await running.stop()
 
 
 def said(lang: str, key: str) -> str:
@@ -49,22 +33,9 @@ def reasons_ru() -> list[str]:
     return [said("ru", f"teach-reason-{key}") for key in REASONS]
 
 
-async def open_table(fake: FakeTelegram, users: list[FakeUser]) -> Table:
+async def lesson(fake: FakeTelegram, users: list[FakeUser]) -> Table:
     """``users[0]`` opens a table in the group; the others sit down too."""
-    fake.add_group(GROUP, "Уроки", members=list(users), admins=[users[0]])
-    for u in users:
-        await fake.start_bot(u)
-    await fake.send_text(users[0], GROUP, "/newgame")
-    table = Table(fake, GROUP, list(users))
-    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-    for user in users[1:]:
-        await sit_south(fake, table, user)
-    return table
-
-
-async def sit_south(fake: FakeTelegram, table: Table, user: FakeUser) -> None:
-    await (await fake.press_button(user, table.table_message(), text_contains="Юг")).answer()
-    await fake.wait_for(lambda: user.first_name in table.table_message().text)
+    return await open_table(fake, GROUP, users, start=False, title="Уроки")
 
 
 async def settings(fake: FakeTelegram, table: Table, creator: FakeUser) -> None:
@@ -133,10 +104,10 @@ def hint_line(texts: list[str]) -> str | None:
 
 
 async def test_only_the_creator_turns_hints_on_and_the_table_says_so(
-    fake: FakeTelegram, bot: InProcessBot
+    fake: FakeTelegram, running_bot: InProcessBot
 ) -> None:
     anna, boris = fake.add_user(831, "Анна"), fake.add_user(832, "Борис")
-    table = await open_table(fake, [anna, boris])
+    table = await lesson(fake, [anna, boris])
     assert "Подсказки мастера выключены" in table.table_message().text
     await settings(fake, table, anna)
     assert "Подсказки мастера: нет" in str(table.table_message().buttons())
@@ -160,10 +131,10 @@ async def test_only_the_creator_turns_hints_on_and_the_table_says_so(
 
 
 async def test_the_bulb_shows_a_legal_move_with_a_reason_and_is_counted(
-    fake: FakeTelegram, bot: InProcessBot, reasons_ru: list[str]
+    fake: FakeTelegram, running_bot: InProcessBot, reasons_ru: list[str]
 ) -> None:
     anna, boris = fake.add_user(841, "Анна"), fake.add_user(842, "Борис")
-    table = await open_table(fake, [anna, boris])
+    table = await lesson(fake, [anna, boris])
     await turn_on_hints(fake, table, anna)
     await done_and_start(fake, table, anna)
     hand = await my_turn(fake, table, anna)
@@ -201,33 +172,26 @@ async def test_the_bulb_shows_a_legal_move_with_a_reason_and_is_counted(
 
 
 async def test_the_hint_is_thought_in_the_worker_processes(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
     """As deployed: the master searches in worker processes (the view, the hint
     and the review travel there and back)."""
-    running = InProcessBot(
-        settings_for(fake, tmp_path / "spades.db", ai_workers=1, ai_level="master")
-    )
-    await running.start(fake)
-    try:
-        anna = fake.add_user(845, "Анна")
-        table = await open_table(fake, [anna])
-        await turn_on_hints(fake, table, anna)
-        await done_and_start(fake, table, anna)
-        hand = await my_turn(fake, table, anna)
-        data = hint_button(hand)
-        assert data is not None
-        named_move(await popup(fake, anna, anna.id, hand.message_id, data), hand)
-    finally:
-        await running.stop()
+    await make_bot(ai_workers=1, ai_level="master")
+    anna = fake.add_user(845, "Анна")
+    table = await lesson(fake, [anna])
+    await turn_on_hints(fake, table, anna)
+    await done_and_start(fake, table, anna)
+    hand = await my_turn(fake, table, anna)
+    data = hint_button(hand)
+    assert data is not None
+    named_move(await popup(fake, anna, anna.id, hand.message_id, data), hand)
 
 
-async def test_the_count_survives_a_restart(fake: FakeTelegram, tmp_path: Path) -> None:
+async def test_the_count_survives_a_restart(fake: FakeTelegram, make_bot: MakeBot) -> None:
     """The count is kept in the database, not only in memory."""
-    first = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
-    await first.start(fake)
+    first = await make_bot()
     anna = fake.add_user(846, "Анна")
-    table = await open_table(fake, [anna])
+    table = await lesson(fake, [anna])
     await turn_on_hints(fake, table, anna)
     await done_and_start(fake, table, anna)
     hand = await my_turn(fake, table, anna)
@@ -235,18 +199,16 @@ async def test_the_count_survives_a_restart(fake: FakeTelegram, tmp_path: Path) 
     assert data is not None
     assert (await popup(fake, anna, anna.id, hand.message_id, data)).startswith("💡 Мастер")
     await first.stop()
-    second = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
-    await second.start(fake)
-    try:
-        await play_moves(table, lambda: hint_line(fake.sent_texts(GROUP)) is not None)
-        assert hint_line(fake.sent_texts(GROUP)) == "💡 Подсказок за игру: Анна 1"
-    finally:
-        await second.stop()
+    await make_bot()
+    await play_moves(table, lambda: hint_line(fake.sent_texts(GROUP)) is not None)
+    assert hint_line(fake.sent_texts(GROUP)) == "💡 Подсказок за игру: Анна 1"
 
 
-async def test_the_game_results_count_the_hints(fake: FakeTelegram, bot: InProcessBot) -> None:
+async def test_the_game_results_count_the_hints(
+    fake: FakeTelegram, running_bot: InProcessBot
+) -> None:
     anna = fake.add_user(851, "Анна")
-    table = await open_table(fake, [anna])
+    table = await lesson(fake, [anna])
     # Club rules: the game ends at −200, so bidding high ends it soon.
     await (await fake.press_button(anna, table.table_message(), text_contains="Правила")).answer()
     await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
@@ -267,10 +229,10 @@ async def test_the_game_results_count_the_hints(fake: FakeTelegram, bot: InProce
 
 
 async def test_with_hints_off_there_is_no_bulb_and_a_forged_one_is_refused(
-    fake: FakeTelegram, bot: InProcessBot
+    fake: FakeTelegram, running_bot: InProcessBot
 ) -> None:
     anna = fake.add_user(861, "Анна")
-    table = await open_table(fake, [anna])
+    table = await lesson(fake, [anna])
     await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
     hand = await my_turn(fake, table, anna)
     assert hint_button(hand) is None
@@ -287,10 +249,10 @@ async def test_with_hints_off_there_is_no_bulb_and_a_forged_one_is_refused(
 
 
 async def test_the_blind_nil_hint_does_not_look_at_the_cards(
-    fake: FakeTelegram, bot: InProcessBot
+    fake: FakeTelegram, running_bot: InProcessBot
 ) -> None:
     anna = fake.add_user(871, "Анна")
-    table = await open_table(fake, [anna])
+    table = await lesson(fake, [anna])
     await turn_on_hints(fake, table, anna)
     await (
         await fake.press_button(anna, table.table_message(), text_contains="Слепой ноль")
@@ -320,11 +282,12 @@ async def test_the_blind_nil_hint_does_not_look_at_the_cards(
     assert "Карты закрыты" in fake.message(anna.id, hand.message_id).text
 
 
-async def test_review_after_a_hand(fake: FakeTelegram, bot: InProcessBot) -> None:
+async def test_review_after_a_hand(fake: FakeTelegram, running_bot: InProcessBot) -> None:
     anna = fake.add_user(881, "Анна")
     await fake.send_text(anna, anna.id, "/review")
     await fake.wait_for(lambda: "Разбирать пока нечего" in (fake.sent_texts(anna.id) or [""])[-1])
-    table = await open_table(fake, [anna])
+    await fake.start_bot(anna)  # a command is no Start: she is not seated without one
+    table = await lesson(fake, [anna])
     await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
     # The harness bids the most it may (13): a bid the master would not make.
     await play_moves(table, lambda: "Сдача 1 сыграна" in "".join(fake.sent_texts(GROUP)))
@@ -343,7 +306,7 @@ async def test_review_after_a_hand(fake: FakeTelegram, bot: InProcessBot) -> Non
     assert reply.count("Разница ≈") == len(items) and reply.count("Ваши карты:") == len(items)
 
 
-async def test_review_is_in_the_private_menu(fake: FakeTelegram, bot: InProcessBot) -> None:
+async def test_review_is_in_the_private_menu(fake: FakeTelegram, running_bot: InProcessBot) -> None:
     await fake.wait_for(
         lambda: any(
             "review" in str(c.params.get("commands")) and "private" in str(c.params.get("scope"))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from fake_telegram import FakeTelegram, FakeUser
-from harness import InProcessBot, Table, move_buttons, play_moves, settings_for
+from harness import InProcessBot, MakeBot, Table, move_buttons, open_table, play_moves
 
 from bot.clock import FakeClock
 from bot.config import Settings
@@ -25,22 +25,11 @@ GROUP = -1007001
 OTHER_GROUP = -1007002
 
 
-async def open_table(fake: FakeTelegram, group: int, creator: FakeUser, *others: FakeUser) -> Table:
-    """A table in ``group`` with the creator North and ``others`` seated, not started."""
-    await fake.send_text(creator, group, "/newgame")
-    table = Table(fake, group, [creator, *others])
-    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-    for user, label in zip(others, ("Юг", "Восток", "Запад"), strict=False):
-        await (await fake.press_button(user, table.table_message(), text_contains=label)).answer()
-        await fake.wait_for(lambda user=user: user.first_name in table.table_message().text)
-    return table
-
-
-async def start(fake: FakeTelegram, table: Table) -> None:
-    creator = table.users[0]
-    await (await fake.press_button(creator, table.table_message(), text_contains="Начать")).answer()
-    await fake.wait_for(lambda: table.actionable())
+async def started(fake: FakeTelegram, group: int, *people: FakeUser) -> Table:
+    """A table in ``group`` with the first person North, the second South, started."""
+    table = await open_table(fake, group, people)
     await fake.wait_idle(quiet=0.05)
+    return table
 
 
 def db_rows(db: Path, sql: str, args: tuple = ()) -> list[tuple]:
@@ -72,8 +61,7 @@ async def test_a_forged_forget_confirmation_defaces_nothing(
     fake.add_group(GROUP, "Группа", members=[anna, boris, troll], admins=[anna])
     for u in (anna, boris, troll):
         await fake.start_bot(u)
-    table = await open_table(fake, GROUP, anna, boris)
-    await start(fake, table)
+    table = await started(fake, GROUP, anna, boris)
     message = table.table_message()
     before = snapshot(fake, GROUP, message.message_id)
     for who in (troll, anna):
@@ -116,8 +104,7 @@ async def test_only_the_creator_answers_the_cancel_question(
     fake.add_group(GROUP, "Группа", members=[anna, boris, troll], admins=[anna])
     for u in (anna, boris, troll):
         await fake.start_bot(u)
-    table = await open_table(fake, GROUP, anna, boris)
-    await start(fake, table)
+    await started(fake, GROUP, anna, boris)
     await fake.send_text(anna, GROUP, "/cancel")
     question = await fake.wait_for(
         lambda: next(
@@ -169,10 +156,9 @@ async def test_a_table_is_not_described_outside_its_group(
     fake.add_group(OTHER_GROUP, "Чужая", members=[spy], admins=[spy])
     for u in (anna, boris, spy):
         await fake.start_bot(u)
-    secret = await open_table(fake, GROUP, anna, boris)
-    await start(fake, secret)
+    secret = await started(fake, GROUP, anna, boris)
     (table_id,) = db_rows(db_path, "SELECT table_id FROM tables WHERE chat_id=?", (GROUP,))[0]
-    mine = await open_table(fake, OTHER_GROUP, spy)
+    mine = await open_table(fake, OTHER_GROUP, [spy], start=False)
     spy_message = mine.table_message()
     private_before = len(fake.chat_messages(spy.id))
     for kind in ("info", "score", "turn", "table", "sheet"):
@@ -205,8 +191,7 @@ async def test_popups_are_plain_text(fake: FakeTelegram, clocked_bot: InProcessB
     fake.add_group(GROUP, title, members=[anna, boris], admins=[anna])
     for u in (anna, boris):
         await fake.start_bot(u)
-    table = await open_table(fake, GROUP, anna, boris)
-    await start(fake, table)
+    table = await started(fake, GROUP, anna, boris)
     fake.remove_bot_from_group(GROUP)
     await fake.wait_for(lambda: any("на паузе" in m.text for m in fake.chat_messages(anna.id)))
     user, hand = table.actionable()[0]
@@ -252,10 +237,8 @@ async def test_forget_me_leaves_no_trace_whatever_the_name(
     fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[boris])
     for u in (anna, boris):
         await fake.start_bot(u)
-    table = await open_table(fake, GROUP, boris, anna)
-    await (await fake.press_button(boris, table.table_message(), text_contains="Правила")).answer()
-    await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
-    await start(fake, table)
+    table = await open_table(fake, GROUP, [boris, anna], club=True)
+    await fake.wait_idle(quiet=0.05)
     await play_moves(table, lambda: "Победа" in table.table_message().text)
     # The afterword is open: Boris's picker carries the name shortened.
     await fake.wait_for(lambda: any("Послесловие" in m.text for m in fake.chat_messages(boris.id)))
@@ -318,59 +301,54 @@ async def test_forget_me_scrubs_messages_still_queued(
 # ------------------------------------------------------------------- floods
 
 
-async def test_a_flood_of_commands_is_paced_and_throttled(fake: FakeTelegram, tmp_path) -> None:
+@pytest.mark.slow
+async def test_a_flood_of_commands_is_paced_and_throttled(
+    fake: FakeTelegram, make_bot: MakeBot
+) -> None:
     """140 commands in a moment from one member, with the bot's own limits:
     at most 20 messages in that group, every message within Telegram's pace,
     another member still answered there, and another group's /help at once."""
-    db = tmp_path / "spades.db"
     limits = Settings.model_fields
-    paced = InProcessBot(
-        settings_for(
-            fake,
-            db,
-            group_messages_per_minute=20,
-            private_messages_per_second=1,
-            global_messages_per_second=30,
-            command_limit=limits["command_limit"].default,
-            command_window=limits["command_window"].default,
-        )
+    paced = await make_bot(
+        group_messages_per_minute=20,
+        private_messages_per_second=1,
+        global_messages_per_second=30,
+        command_limit=limits["command_limit"].default,
+        command_window=limits["command_window"].default,
     )
-    await paced.start(fake)
-    try:
-        anna, troll = fake.add_user(371, "Анна"), fake.add_user(372, "Тролль")
-        vera = fake.add_user(373, "Вера")
-        fake.add_group(GROUP, "Группа", members=[anna, troll], admins=[anna])
-        fake.add_group(GROUP - 1, "Другая группа", members=[vera], admins=[vera])
-        for u in (anna, troll):
-            await fake.start_bot(u)
-        await fake.send_text(anna, GROUP, "/newgame")
-        await fake.wait_for(lambda: fake.chat_messages(GROUP), timeout=30)
-        await fake.wait_idle(quiet=0.3)
-        before = len(fake.sent_texts(GROUP))
-        for i in range(140):
-            await fake.send_text(troll, GROUP, ("/newgame", "/help", "/rules", "/history")[i % 4])
-        elsewhere = await fake.send_text(vera, GROUP - 1, "/help")
-        loop = asyncio.get_running_loop()
-        asked_at = loop.time()
-        await fake.wait_for(
-            lambda: any(
-                m.reply_to is not None and m.reply_to.message_id == elsewhere["message_id"]
-                for m in fake.chat_messages(GROUP - 1)
-            ),
-            timeout=10,
-        )
-        assert loop.time() - asked_at <= 1.0
-        asked = await fake.send_text(anna, GROUP, "/score")
-        await fake.wait_for(
-            lambda: any(
-                m.reply_to is not None and m.reply_to.message_id == asked["message_id"]
-                for m in fake.chat_messages(GROUP)
-            ),
-            timeout=120,
-        )
-        await fake.wait_idle(quiet=1.0, timeout=120)
-    finally:
-        await paced.stop()
+    anna, troll = fake.add_user(371, "Анна"), fake.add_user(372, "Тролль")
+    vera = fake.add_user(373, "Вера")
+    fake.add_group(GROUP, "Группа", members=[anna, troll], admins=[anna])
+    fake.add_group(GROUP - 1, "Другая группа", members=[vera], admins=[vera])
+    for u in (anna, troll):
+        await fake.start_bot(u)
+    await fake.send_text(anna, GROUP, "/newgame")
+    await fake.wait_for(lambda: fake.chat_messages(GROUP), timeout=30)
+    await fake.wait_idle(quiet=0.3)
+    before = len(fake.sent_texts(GROUP))
+    for i in range(140):
+        await fake.send_text(troll, GROUP, ("/newgame", "/help", "/rules", "/history")[i % 4])
+    elsewhere = await fake.send_text(vera, GROUP - 1, "/help")
+    loop = asyncio.get_running_loop()
+    asked_at = loop.time()
+    await fake.wait_for(
+        lambda: any(
+            m.reply_to is not None and m.reply_to.message_id == elsewhere["message_id"]
+            for m in fake.chat_messages(GROUP - 1)
+        ),
+        timeout=10,
+    )
+    assert loop.time() - asked_at <= 1.0
+    asked = await fake.send_text(anna, GROUP, "/score")
+    await fake.wait_for(
+        lambda: any(
+            m.reply_to is not None and m.reply_to.message_id == asked["message_id"]
+            for m in fake.chat_messages(GROUP)
+        ),
+        timeout=120,
+    )
+    await fake.wait_idle(quiet=1.0, timeout=120)
+    await paced.stop()
     new = len(fake.sent_texts(GROUP)) - before
     assert new <= 20, fake.sent_texts(GROUP)[before:]
     assert fake.limit_violations() == []

@@ -8,7 +8,7 @@ import time
 
 import pytest
 from fake_telegram import FakeTelegram
-from harness import InProcessBot, count, settings_for
+from harness import MakeBot, count
 
 from bot import polling
 from bot.polling import prune_inbox
@@ -64,33 +64,29 @@ async def test_pruning_the_inbox_takes_every_old_row_in_chunks(
 
 
 async def test_the_poller_prunes_the_inbox_beside_its_polling(
-    fake: FakeTelegram, tmp_path, monkeypatch: pytest.MonkeyPatch
+    fake: FakeTelegram, tmp_path, monkeypatch: pytest.MonkeyPatch, make_bot: MakeBot
 ) -> None:
     """Every PRUNE_EVERY the running bot forgets the old handled updates, in
     chunks, and goes on answering meanwhile."""
     monkeypatch.setattr(polling, "PRUNE_EVERY", 0.5)
     monkeypatch.setattr(inbox, "PRUNE_CHUNK", 10)
     path = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, path))
-    await bot.start(fake)
+    await make_bot()
+    long_ago = time.time() - inbox.KEEP_DONE - 60
+    con = sqlite3.connect(path, timeout=10)
     try:
-        long_ago = time.time() - inbox.KEEP_DONE - 60
-        con = sqlite3.connect(path, timeout=10)
-        try:
-            with con:
-                con.executemany(
-                    "INSERT INTO inbox(update_id, body, received_at, done_at) VALUES (?, '', ?, ?)",
-                    [(10**9 + i, long_ago, long_ago) for i in range(35)],
-                )
-        finally:
-            con.close()
-
-        anna = fake.add_user(341, "Анна")
-        await fake.start_bot(anna)  # ends the long poll: the loop comes round to pruning
-        await fake.wait_for(
-            lambda: count(path, "SELECT COUNT(*) FROM inbox WHERE update_id >= ?", 10**9) == 0,
-            timeout=30,
-        )
-        await fake.wait_for(lambda: fake.last_message(anna.id) is not None, timeout=30)
+        with con:
+            con.executemany(
+                "INSERT INTO inbox(update_id, body, received_at, done_at) VALUES (?, '', ?, ?)",
+                [(10**9 + i, long_ago, long_ago) for i in range(35)],
+            )
     finally:
-        await bot.stop()
+        con.close()
+
+    anna = fake.add_user(341, "Анна")
+    await fake.start_bot(anna)  # ends the long poll: the loop comes round to pruning
+    await fake.wait_for(
+        lambda: count(path, "SELECT COUNT(*) FROM inbox WHERE update_id >= ?", 10**9) == 0,
+        timeout=30,
+    )
+    await fake.wait_for(lambda: fake.last_message(anna.id) is not None, timeout=30)

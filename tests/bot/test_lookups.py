@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fake_telegram import FakeTelegram
-from harness import InProcessBot, Table, play_moves, settings_for
+from harness import open_table, play_moves
 
 GROUP = -1003003
 COMMANDS = ("/score", "/turn", "/table", "/info", "/sheet")
@@ -29,76 +29,65 @@ async def ask(fake: FakeTelegram, user, chat: int, command: str) -> str:
     return found
 
 
-async def test_lookups_in_every_phase(fake, tmp_path) -> None:
-    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
-    await bot.start(fake)
-    try:
-        anna = fake.add_user(701, "Анна")
-        fake.add_group(GROUP, "Справки", members=[anna], admins=[anna])
-        await fake.start_bot(anna)
+async def test_lookups_in_every_phase(fake, running_bot) -> None:
+    anna = fake.add_user(701, "Анна")
+    fake.add_group(GROUP, "Справки", members=[anna], admins=[anna])
+    await fake.start_bot(anna)
 
-        # No table yet.
-        for cmd in COMMANDS:
-            assert "не было игры" in await ask(fake, anna, GROUP, cmd)
-        assert "нет сыгранных партий" in await ask(fake, anna, GROUP, "/history")
-        assert "нет законченных партий" in await ask(fake, anna, GROUP, "/stats")
+    # No table yet.
+    for cmd in COMMANDS:
+        assert "не было игры" in await ask(fake, anna, GROUP, cmd)
+    assert "нет сыгранных партий" in await ask(fake, anna, GROUP, "/history")
+    assert "нет законченных партий" in await ask(fake, anna, GROUP, "/stats")
 
-        # An open table.
-        await fake.send_text(anna, GROUP, "/newgame")
-        table = Table(fake, GROUP, [anna])
-        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-        for cmd in ("/score", "/turn", "/table", "/info"):
-            assert "не началась" in await ask(fake, anna, GROUP, cmd)
-        assert "Записи пока нет" in await ask(fake, anna, GROUP, "/sheet")
+    # An open table.
+    table = await open_table(fake, GROUP, [anna], start=False)
+    for cmd in ("/score", "/turn", "/table", "/info"):
+        assert "не началась" in await ask(fake, anna, GROUP, cmd)
+    assert "Записи пока нет" in await ask(fake, anna, GROUP, "/sheet")
 
-        # Before the first bid.
-        await (
-            await fake.press_button(anna, table.table_message(), text_contains="Правила")
-        ).answer()
-        await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
-        await (
-            await fake.press_button(anna, table.table_message(), text_contains="Начать")
-        ).answer()
-        await fake.wait_for(lambda: table.actionable())
-        assert "сыграно 0 сдач" in await ask(fake, anna, GROUP, "/score")
-        turn = await ask(fake, anna, GROUP, "/turn")
-        assert "Заявляет Анна · до " in turn
-        assert "Сдача 1 · заявки" in await ask(fake, anna, GROUP, "/table")
-        info = await ask(fake, anna, GROUP, "/info")
-        assert "Анна …" in info and "заказ" in info and "🤖 Запад" in info
+    # Before the first bid.
+    await (await fake.press_button(anna, table.table_message(), text_contains="Правила")).answer()
+    await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
+    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    await fake.wait_for(lambda: table.actionable())
+    assert "сыграно 0 сдач" in await ask(fake, anna, GROUP, "/score")
+    turn = await ask(fake, anna, GROUP, "/turn")
+    assert "Заявляет Анна · до " in turn
+    assert "Сдача 1 · заявки" in await ask(fake, anna, GROUP, "/table")
+    info = await ask(fake, anna, GROUP, "/info")
+    assert "Анна …" in info and "заказ" in info and "🤖 Запад" in info
 
-        # Under the table only what it does not show itself: the score sheet,
-        # sent to the private chat, never to the group.
-        assert [b.text for b in table.table_message().buttons()] == ["📋 Запись"]
-        group_count = len(fake.sent_texts(GROUP))
-        answer = await (
-            await fake.press_button(anna, table.table_message(), text_contains="Запись")
-        ).answer()
-        assert "личный чат" in answer["text"]
-        await fake.wait_for(lambda: "Записи пока нет" in fake.sent_texts(anna.id)[-1])
-        await fake.wait_idle(quiet=0.05)
-        assert len(fake.sent_texts(GROUP)) == group_count
+    # Under the table only what it does not show itself: the score sheet,
+    # sent to the private chat, never to the group.
+    assert [b.text for b in table.table_message().buttons()] == ["📋 Запись"]
+    group_count = len(fake.sent_texts(GROUP))
+    answer = await (
+        await fake.press_button(anna, table.table_message(), text_contains="Запись")
+    ).answer()
+    assert "личный чат" in answer["text"]
+    await fake.wait_for(lambda: "Записи пока нет" in fake.sent_texts(anna.id)[-1])
+    await fake.wait_idle(quiet=0.05)
+    assert len(fake.sent_texts(GROUP)) == group_count
 
-        # During play: the trick number, lead suit and spades.
-        await play_moves(table, lambda: "взятка 2 из 13" in table.table_message().text)
-        on_table = await ask(fake, anna, GROUP, "/table")
-        assert "взятка 2 из 13" in on_table and "♠" in on_table
-        info = await ask(fake, anna, GROUP, "/info")
-        assert "взятка 2 из 13" in info and "заказ" in info
+    # During play: the trick number, lead suit and spades.
+    await play_moves(table, lambda: "взятка 2 из 13" in table.table_message().text)
+    on_table = await ask(fake, anna, GROUP, "/table")
+    assert "взятка 2 из 13" in on_table and "♠" in on_table
+    info = await ask(fake, anna, GROUP, "/info")
+    assert "взятка 2 из 13" in info and "заказ" in info
 
-        # In private: all of the user's running games.
-        assert "«Справки»" in await ask(fake, anna, anna.id, "/turn")
+    # In private: all of the user's running games.
+    assert "«Справки»" in await ask(fake, anna, anna.id, "/turn")
 
-        # After the end.
-        await play_moves(table, lambda: "Победа" in table.table_message().text)
-        assert "Победа" in await ask(fake, anna, GROUP, "/score")
-        assert "Победа" in await ask(fake, anna, GROUP, "/turn")
-        sheet = await ask(fake, anna, GROUP, "/sheet")
-        assert "Итог" in sheet and "Анна" in sheet
-        assert any(m.html.startswith("<pre>") for m in fake.chat_messages(GROUP) if m.text == sheet)
-        history = await ask(fake, anna, GROUP, "/history")
-        assert "Последние партии" in history and "победа" in history
-        stats = await ask(fake, anna, GROUP, "/stats")
-        assert "1 партия" in stats
-    finally:
-        await bot.stop()
+    # After the end.
+    await play_moves(table, lambda: "Победа" in table.table_message().text)
+    assert "Победа" in await ask(fake, anna, GROUP, "/score")
+    assert "Победа" in await ask(fake, anna, GROUP, "/turn")
+    sheet = await ask(fake, anna, GROUP, "/sheet")
+    assert "Итог" in sheet and "Анна" in sheet
+    assert any(m.html.startswith("<pre>") for m in fake.chat_messages(GROUP) if m.text == sheet)
+    history = await ask(fake, anna, GROUP, "/history")
+    assert "Последние партии" in history and "победа" in history
+    stats = await ask(fake, anna, GROUP, "/stats")
+    assert "1 партия" in stats

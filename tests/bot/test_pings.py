@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import InProcessBot, Table, move_buttons
+from harness import InProcessBot, Table, move_buttons, open_table
 
 from bot.clock import FakeClock
 
@@ -18,12 +18,7 @@ async def game(
 ) -> tuple[FakeTelegram, FakeClock, Table, FakeUser]:
     """Anna alone with three computer seats, one minute a move, game started."""
     anna = fake.add_user(801, "Анна")
-    fake.add_group(GROUP, "Пинги", members=[anna], admins=[anna])
-    await fake.start_bot(anna)
-    await fake.send_text(anna, GROUP, "/newgame")
-    table = Table(fake, GROUP, [anna])
-    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    table = await open_table(fake, GROUP, [anna], title="Пинги")
     return fake, clock, table, anna
 
 

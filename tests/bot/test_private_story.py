@@ -6,27 +6,14 @@ from __future__ import annotations
 import re
 
 from fake_telegram import FakeTelegram
-from harness import Table, play_moves
+from harness import Table, open_table, play_moves
 
 GROUP = -1008101
 
 
 async def open_club_game(fake: FakeTelegram, users) -> Table:
     """Club rules (the game ends at −200, so it is short), these people seated."""
-    anna = users[0]
-    fake.add_group(GROUP, "История", members=list(users), admins=[anna])
-    for u in users:
-        await fake.start_bot(u)
-    await fake.send_text(anna, GROUP, "/newgame")
-    table = Table(fake, GROUP, list(users))
-    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-    for user in users[1:]:
-        await (await fake.press_button(user, table.table_message(), text_contains="Юг")).answer()
-        await fake.wait_for(lambda user=user: user.first_name in table.table_message().text)
-    await (await fake.press_button(anna, table.table_message(), text_contains="Правила")).answer()
-    await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
-    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
-    return table
+    return await open_table(fake, GROUP, users, club=True, title="История")
 
 
 def versions(fake: FakeTelegram, chat_id: int) -> list[str]:

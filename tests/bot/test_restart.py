@@ -8,8 +8,9 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import pytest
 from fake_telegram import FakeTelegram
-from harness import ROOT, BotProcess, InProcessBot, Table, count, play_moves, settings_for
+from harness import ROOT, BotProcess, MakeBot, count, open_table, play_moves
 
 from bot.storage import inbox
 from engine import Game
@@ -26,30 +27,16 @@ def actions(db) -> list[int]:
         con.close()
 
 
+@pytest.mark.slow
 async def test_kill_9_mid_hand_and_finish_the_game(fake: FakeTelegram, tmp_path) -> None:
     db = tmp_path / "spades.db"
     proc = BotProcess(fake, db, ai_workers=1, ai_level="master")
     await proc.start(fake)
     try:
         anna, boris = fake.add_user(301, "Анна"), fake.add_user(302, "Борис")
-        fake.add_group(GROUP, "Группа", members=[anna, boris], admins=[anna])
-        for u in (anna, boris):
-            await fake.start_bot(u)
-        await fake.send_text(anna, GROUP, "/newgame")
-        table = Table(fake, GROUP, [anna, boris])
-        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons(), timeout=30)
-        await (
-            await fake.press_button(boris, table.table_message(), text_contains="Восток")
-        ).answer()
-        await fake.wait_for(lambda: "Борис" in table.table_message().text, timeout=30)
-        await (
-            await fake.press_button(anna, table.table_message(), text_contains="Правила")
-        ).answer()
-        await fake.wait_for(lambda: "«Клуб»" in table.table_message().text, timeout=30)
-        await (
-            await fake.press_button(anna, table.table_message(), text_contains="Начать")
-        ).answer()
-        await fake.wait_for(lambda: table.actionable(), timeout=30)
+        table = await open_table(
+            fake, GROUP, [anna, boris], seats=["Восток"], club=True, title="Группа"
+        )
 
         # Play into the middle of the first hand's play, then crash.
         await play_moves(table, lambda: len(actions(db)) >= 4 + 9)
@@ -84,12 +71,11 @@ async def test_kill_9_mid_hand_and_finish_the_game(fake: FakeTelegram, tmp_path)
     assert len(results) == len(game.sheet)
 
 
-async def test_a_stopped_bot_polls_no_more(fake: FakeTelegram, tmp_path) -> None:
+async def test_a_stopped_bot_polls_no_more(fake: FakeTelegram, make_bot: MakeBot) -> None:
     """After a stop nothing of the old run takes updates: an orphaned poller
     would confirm updates it can no longer handle and fight the next run with
     409 Conflict (it once hung a restart test in CI)."""
-    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
-    await bot.start(fake)
+    bot = await make_bot()
     anna = fake.add_user(331, "Анна")
     await fake.start_bot(anna)
     await fake.wait_idle(quiet=0.1)
@@ -102,13 +88,12 @@ async def test_a_stopped_bot_polls_no_more(fake: FakeTelegram, tmp_path) -> None
 
 
 async def test_what_is_queued_at_a_stop_goes_out_before_the_exit(
-    fake: FakeTelegram, tmp_path
+    fake: FakeTelegram, db_path, make_bot: MakeBot
 ) -> None:
     """A SIGTERM while an answer waits out a flood wait: the answer is sent
     before the bot exits, not left queued until some next start."""
-    db = tmp_path / "spades.db"
-    bot = InProcessBot(settings_for(fake, db))
-    await bot.start(fake)
+    db = db_path
+    bot = await make_bot()
     anna = fake.add_user(332, "Анна")
     await fake.start_bot(anna)
     await fake.wait_idle(quiet=0.1)
@@ -121,7 +106,7 @@ async def test_what_is_queued_at_a_stop_goes_out_before_the_exit(
 
 
 async def test_an_update_the_inbox_failed_to_keep_is_kept_later_and_handled_once(
-    fake: FakeTelegram, tmp_path, monkeypatch, caplog
+    fake: FakeTelegram, tmp_path, monkeypatch, caplog, make_bot: MakeBot
 ) -> None:
     """The write that keeps a getUpdates answer fails once (a disk error) while
     its update is already being handled: the poller writes it again before
@@ -137,28 +122,22 @@ async def test_an_update_the_inbox_failed_to_keep_is_kept_later_and_handled_once
         real_store(raw, rows)
 
     anna = fake.add_user(333, "Анна")
-    bot = InProcessBot(settings_for(fake, db))
-    await bot.start(fake)
-    try:
-        await fake.start_bot(anna)
-        await fake.wait_idle(quiet=0.1)
-        monkeypatch.setattr(inbox, "store", store_failing_once)
-        said = len(fake.sent_texts(anna.id))
-        await fake.send_text(anna, anna.id, "/help")
-        await fake.wait_for(lambda: len(fake.sent_texts(anna.id)) > said, timeout=15)
-        await fake.wait_for(lambda: fake.updates_pending() == 0, timeout=15)
-        await fake.wait_idle(quiet=0.3)
-    finally:
-        await bot.stop()
+    bot = await make_bot()
+    await fake.start_bot(anna)
+    await fake.wait_idle(quiet=0.1)
+    monkeypatch.setattr(inbox, "store", store_failing_once)
+    said = len(fake.sent_texts(anna.id))
+    await fake.send_text(anna, anna.id, "/help")
+    await fake.wait_for(lambda: len(fake.sent_texts(anna.id)) > said, timeout=15)
+    await fake.wait_for(lambda: fake.updates_pending() == 0, timeout=15)
+    await fake.wait_idle(quiet=0.3)
+    await bot.stop()
     assert failures and "keeping 1 updates failed" in caplog.text
     assert count(db, "SELECT COUNT(*) FROM inbox WHERE done_at IS NULL") == 0
     answers = len(fake.sent_texts(anna.id))
-    again = InProcessBot(settings_for(fake, db))
-    await again.start(fake)
-    try:
-        await fake.wait_idle(quiet=0.5)
-    finally:
-        await again.stop()
+    again = await make_bot()
+    await fake.wait_idle(quiet=0.5)
+    await again.stop()
     assert len(fake.sent_texts(anna.id)) == answers == said + 1
 
 
@@ -166,6 +145,7 @@ def human_moves(db) -> int:
     return count(db, "SELECT COUNT(*) FROM actions WHERE by_user IS NOT NULL")
 
 
+@pytest.mark.slow
 async def test_a_press_just_before_kill_9_is_handled_exactly_once(
     fake: FakeTelegram, tmp_path
 ) -> None:
@@ -179,14 +159,7 @@ async def test_a_press_just_before_kill_9_is_handled_exactly_once(
     presses = 0
     try:
         anna = fake.add_user(341, "Анна")
-        fake.add_group(GROUP, "Группа", members=[anna], admins=[anna])
-        await fake.start_bot(anna)
-        await fake.send_text(anna, GROUP, "/newgame")
-        table = Table(fake, GROUP, [anna])
-        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons(), timeout=30)
-        await (
-            await fake.press_button(anna, table.table_message(), text_contains="Начать")
-        ).answer()
+        table = await open_table(fake, GROUP, [anna], title="Группа")
 
         def current_move() -> tuple[object, str] | None:
             """Anna's hand with buttons for the move the game is at now."""
@@ -239,6 +212,7 @@ async def still_answers(fake: FakeTelegram, user_id: int) -> None:
     await fake.wait_for(lambda: fake.last_message(user.id) is not None, timeout=30)
 
 
+@pytest.mark.slow
 async def test_a_second_bot_on_the_same_token_refuses_to_start(
     fake: FakeTelegram, tmp_path
 ) -> None:
@@ -264,6 +238,7 @@ async def test_a_second_bot_on_the_same_token_refuses_to_start(
         first.stop()
 
 
+@pytest.mark.slow
 async def test_of_two_bots_started_together_exactly_one_goes_on(
     fake: FakeTelegram, tmp_path
 ) -> None:

@@ -7,46 +7,21 @@ import sqlite3
 import time
 
 from fake_telegram import FakeTelegram
-from harness import InProcessBot, Table, play_moves, settings_for
+from harness import MakeBot, open_table, play_moves
 
 GROUP = -1008888
+TITLE = "Клуб по средам"
 
 
-async def new_table(fake: FakeTelegram, *users) -> Table:
-    fake.add_group(GROUP, "Клуб по средам", members=list(users), admins=[users[0]])
-    for u in users:
-        await fake.start_bot(u)
-    await fake.send_text(users[0], GROUP, "/newgame")
-    table = Table(fake, GROUP, list(users))
-    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-    return table
-
-
-async def start_two(fake: FakeTelegram, table: Table, seat: str) -> None:
-    """The second person takes ``seat``, the first starts the game: a move is offered."""
-    first, second = table.users
-    await (await fake.press_button(second, table.table_message(), text_contains=seat)).answer()
-    await fake.wait_for(lambda: second.first_name in table.table_message().text)
-    await (await fake.press_button(first, table.table_message(), text_contains="Начать")).answer()
-    await fake.wait_for(lambda: table.actionable())
-
-
-async def test_one_person_and_three_computers_play_to_the_end(fake, tmp_path) -> None:
+async def test_one_person_and_three_computers_play_to_the_end(fake, make_bot: MakeBot) -> None:
     # The computer thinks in a worker process here, as in production.
-    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db", ai_workers=1, ai_level="master"))
-    await bot.start(fake)
-    try:
-        await play_solo_game(fake)
-    finally:
-        await bot.stop()
+    await make_bot(ai_workers=1, ai_level="master")
+    await play_solo_game(fake)
 
 
 async def play_solo_game(fake: FakeTelegram) -> None:
     solo = fake.add_user(401, "Соло")
-    table = await new_table(fake, solo)
-    await (await fake.press_button(solo, table.table_message(), text_contains="Правила")).answer()
-    await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
-    await (await fake.press_button(solo, table.table_message(), text_contains="Начать")).answer()
+    table = await open_table(fake, GROUP, [solo], club=True, title=TITLE)
     await play_moves(table, lambda: any("Игра окончена" in t for t in fake.sent_texts(GROUP)))
     text = table.table_message().text
     assert all(f"🤖 {seat}" in text for seat in ("Восток", "Юг", "Запад"))
@@ -55,7 +30,7 @@ async def play_solo_game(fake: FakeTelegram) -> None:
 
 async def test_options_screen_cycles_values_and_refuses_clashes(fake, running_bot) -> None:
     anna, boris = fake.add_user(411, "Анна"), fake.add_user(412, "Борис")
-    table = await new_table(fake, anna, boris)
+    table = await open_table(fake, GROUP, [anna], others=[boris], start=False, title=TITLE)
     # Only the creator opens the settings.
     answer = await (
         await fake.press_button(boris, table.table_message(), text_contains="Настройки")
@@ -95,7 +70,7 @@ async def test_options_screen_cycles_values_and_refuses_clashes(fake, running_bo
 
 async def test_cancel_needs_rights_and_confirmation(fake, running_bot) -> None:
     anna, boris = fake.add_user(421, "Анна"), fake.add_user(422, "Борис")
-    table = await new_table(fake, anna, boris)
+    table = await open_table(fake, GROUP, [anna], others=[boris], start=False, title=TITLE)
     await fake.send_text(boris, GROUP, "/cancel")
     await fake.wait_for(lambda: any("администратор" in t for t in fake.sent_texts(GROUP)))
     await fake.send_text(anna, GROUP, "/cancel@piki_test_bot")
@@ -122,8 +97,7 @@ async def test_cancel_needs_rights_and_confirmation(fake, running_bot) -> None:
 
 async def test_leave_hands_the_seat_to_the_computer(fake, running_bot) -> None:
     anna, boris = fake.add_user(431, "Анна"), fake.add_user(432, "Борис")
-    table = await new_table(fake, anna, boris)
-    await start_two(fake, table, "Юг")
+    table = await open_table(fake, GROUP, [anna, boris], title=TITLE)
     await fake.send_text(boris, GROUP, "/leave")
     await fake.wait_for(
         lambda: any("за вас играет клубный игрок" in t for t in fake.sent_texts(GROUP))
@@ -141,12 +115,7 @@ async def test_score_and_help(fake, running_bot) -> None:
     await fake.wait_for(
         lambda: any("/newgame" in t and "козырь" in t for t in fake.sent_texts(GROUP))
     )
-    await fake.start_bot(anna)
-    await fake.send_text(anna, GROUP, "/newgame")
-    table = Table(fake, GROUP, [anna])
-    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
-    await fake.wait_for(lambda: table.actionable())
+    await open_table(fake, GROUP, [anna])
     await fake.send_text(anna, GROUP, "/score")
     await fake.wait_for(
         lambda: any("Счёт" in t and "сыграно 0 сдач" in t for t in fake.sent_texts(GROUP))
@@ -157,9 +126,7 @@ async def test_blocked_player_the_group_is_told_and_the_game_waits(
     fake, running_bot, db_path
 ) -> None:
     anna, boris = fake.add_user(451, "Анна"), fake.add_user(452, "Борис")
-    table = await new_table(fake, anna, boris)
-    await (await fake.press_button(boris, table.table_message(), text_contains="Восток")).answer()
-    await fake.wait_for(lambda: "Борис" in table.table_message().text)
+    table = await open_table(fake, GROUP, [anna, boris], seats=["Восток"], start=False, title=TITLE)
     fake.block_bot(boris)
     await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
     await fake.wait_for(lambda: any("не может получать карты" in t for t in fake.sent_texts(GROUP)))
@@ -197,8 +164,7 @@ async def test_a_start_while_a_refusal_waits_for_the_table_keeps_the_seat(
     meanwhile. Under the lock the refusal looks again and leaves the seat and
     the group alone."""
     anna, boris = fake.add_user(457, "Анна"), fake.add_user(458, "Борис")
-    table = await new_table(fake, anna, boris)
-    await start_two(fake, table, "Восток")
+    table = await open_table(fake, GROUP, [anna, boris], seats=["Восток"], title=TITLE)
     con = sqlite3.connect(db_path)
     table_id = con.execute(
         "SELECT table_id FROM tables WHERE chat_id=? AND status='playing'", (GROUP,)
@@ -226,12 +192,11 @@ async def test_a_start_while_a_refusal_waits_for_the_table_keeps_the_seat(
 async def test_english_speaking_player_reads_english(fake, running_bot) -> None:
     anna = fake.add_user(461, "Anna", language_code="en")
     boris = fake.add_user(462, "Борис")
-    table = await new_table(fake, boris, anna)
+    table = await open_table(fake, GROUP, [boris, anna], start=False, title=TITLE)
     assert "Привет" in fake.sent_texts(boris.id)[0]
     assert fake.sent_texts(anna.id)[0].startswith("Hi, Anna!")
-    # The group speaks the creator's language; Anna's own messages are English.
-    await (await fake.press_button(anna, table.table_message(), text_contains="Юг")).answer()
-    await fake.wait_for(lambda: "Anna" in table.table_message().text)
+    # The group speaks the creator's language (Anna sat down in it), Anna's own
+    # messages are English.
     assert "Новый стол" in table.table_message().text
     await (await fake.press_button(boris, table.table_message(), text_contains="Начать")).answer()
     await fake.wait_for(lambda: any("Hand 1" in m.text for m in fake.chat_messages(anna.id)))

@@ -8,7 +8,6 @@ import json
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,14 +16,15 @@ import aiohttp
 import pytest
 from fake_telegram import FakeTelegram, FakeUser
 from fake_telegram.webapp import free_port, sign_init_data, table_of_url, web_app_url
-from harness import InProcessBot, Table, move_buttons, settings_for
-from webapp_kit import Page, Stream, app_settings
+from harness import InProcessBot, MakeBot, Table, move_buttons, open_table, settings_for
+from webapp_kit import FIRST_EVENT, Page, Stream, app_settings
 
 from bot.config import ConfigError, load_settings
 from engine import Game, Rules
 from engine.cards import card_label
 
 GROUP = -1005151
+TITLE = "Вечерние пики"
 
 
 @dataclass
@@ -58,37 +58,23 @@ class Setup:
         return Game.replay(Rules.from_json(json.loads(rules)), seed, actions, dealer)
 
 
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
-
-
-async def start_table(fake: FakeTelegram, tmp_path: Path, **extra: Any) -> Setup:
+async def start_table(fake: FakeTelegram, make_bot: MakeBot, **extra: Any) -> Setup:
     """Анна (North) and Борис (East) with two computer seats, the game started;
     Кирилл is in the group but not at the table."""
     base, app = app_settings()
-    settings = settings_for(fake, tmp_path / "spades.db", **app, **extra)
-    bot = InProcessBot(settings)
-    await bot.start(fake)
+    bot = await make_bot(**app, **extra)
     anna, boris = fake.add_user(501, "Анна"), fake.add_user(502, "Борис")
     cyril = fake.add_user(503, "Кирилл")
-    fake.add_group(GROUP, "Вечерние пики", members=[anna, boris, cyril], admins=[anna])
-    for u in (anna, boris, cyril):
-        await fake.start_bot(u)
-    await fake.send_text(anna, GROUP, "/newgame")
-    table = Table(fake, GROUP, [anna, boris])
-    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-    await (await fake.press_button(boris, table.table_message(), text_contains="Восток")).answer()
-    await fake.wait_for(lambda: "Борис" in table.table_message().text)
-    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    table = await open_table(
+        fake, GROUP, [anna, boris], seats=["Восток"], others=[cyril], title=TITLE
+    )
     await fake.wait_for(
         lambda: len(ms := hand_messages(fake, anna, boris)) == 2 and all(map(web_app_url, ms))
     )
     url = web_app_url(hand_messages(fake, anna)[0])
     assert url is not None
     table_id = table_of_url(url)
-    return Setup(fake, bot, tmp_path / "spades.db", base, table, table_id)
+    return Setup(fake, bot, bot.app.settings.database_path, base, table, table_id)
 
 
 def hand_messages(fake: FakeTelegram, *users: FakeUser) -> list[Any]:
@@ -119,362 +105,318 @@ async def mover(s: Setup) -> tuple[FakeUser, FakeUser, dict[str, Any]]:
     raise AssertionError("nobody to move")
 
 
-async def test_buttons_and_links_lead_to_the_table(fake: FakeTelegram, tmp_path: Path) -> None:
-    s = await start_table(fake, tmp_path)
-    try:
-        anna, boris = s.table.users
-        for m in hand_messages(fake, anna, boris):
-            assert web_app_url(m) == f"{s.base}/?t={s.table_id}"
-            assert any(b.text == "🃏 Стол" for b in m.buttons())
-        link = f"https://t.me/piki_test_bot/table?startapp=t{s.table_id}"
-        assert link in [b.value for b in s.table.table_message().buttons()]
-        # The group's link carries the table as start_param: no ?t= needed.
-        page = s.page(anna, start_param=f"t{s.table_id}")
-        status, state = await page.get("api/state")
-        assert status == 200 and state["table"] == s.table_id and state["seat"] == 0
-    finally:
-        await s.bot.stop()
+async def test_buttons_and_links_lead_to_the_table(fake: FakeTelegram, make_bot: MakeBot) -> None:
+    s = await start_table(fake, make_bot)
+    anna, boris = s.table.users
+    for m in hand_messages(fake, anna, boris):
+        assert web_app_url(m) == f"{s.base}/?t={s.table_id}"
+        assert any(b.text == "🃏 Стол" for b in m.buttons())
+    link = f"https://t.me/piki_test_bot/table?startapp=t{s.table_id}"
+    assert link in [b.value for b in s.table.table_message().buttons()]
+    # The group's link carries the table as start_param: no ?t= needed.
+    page = s.page(anna, start_param=f"t{s.table_id}")
+    status, state = await page.get("api/state")
+    assert status == 200 and state["table"] == s.table_id and state["seat"] == 0
 
 
-async def test_a_seat_is_told_only_what_it_may_see(fake: FakeTelegram, tmp_path: Path) -> None:
-    s = await start_table(fake, tmp_path)
-    try:
-        anna, _ = s.table.users
-        await idle(s)
-        status, state = await s.page(anna).state(s.table_id)
-        assert status == 200
-        game = s.game()
-        mine = set(game.hand_cards(0))
-        assert set(state["hand"]) == mine and len(state["hand"]) == 13
-        played = {c for _, c in state["trick"]}
-        # Every card anywhere in the answer is Anna's own or one on the table.
-        shown = set(state["hand"]) | set(state["playable"]) | played
-        assert shown <= mine | played
-        others = set().union(*(game.hand_cards(seat) for seat in (1, 2, 3))) - played
-        assert not others & set(state["hand"])
-        for seat in state["seats"]:
-            assert set(seat) == {
-                "name", "place", "computer", "bid", "bid_text", "nil", "blind", "tricks",
-                "cards", "dealer", "away", "blocked",
-            }  # fmt: skip
-        assert [x["name"] for x in state["seats"]] == [
-            "Анна",
-            "Борис",
-            "🤖 Юг",
-            "🤖 Запад",
-        ]
-        assert state["seat"] == 0 and state["partner"] == 2
-        # No other seat's card label appears in the text of the answer.
-        text = json.dumps(state, ensure_ascii=False)
-        for c in others:
-            assert f'"{card_label(c)}' not in text
-    finally:
-        await s.bot.stop()
+async def test_a_seat_is_told_only_what_it_may_see(fake: FakeTelegram, make_bot: MakeBot) -> None:
+    s = await start_table(fake, make_bot)
+    anna, _ = s.table.users
+    await idle(s)
+    status, state = await s.page(anna).state(s.table_id)
+    assert status == 200
+    game = s.game()
+    mine = set(game.hand_cards(0))
+    assert set(state["hand"]) == mine and len(state["hand"]) == 13
+    played = {c for _, c in state["trick"]}
+    # Every card anywhere in the answer is Anna's own or one on the table.
+    shown = set(state["hand"]) | set(state["playable"]) | played
+    assert shown <= mine | played
+    others = set().union(*(game.hand_cards(seat) for seat in (1, 2, 3))) - played
+    assert not others & set(state["hand"])
+    for seat in state["seats"]:
+        assert set(seat) == {
+            "name", "place", "computer", "bid", "bid_text", "nil", "blind", "tricks",
+            "cards", "dealer", "away", "blocked",
+        }  # fmt: skip
+    assert [x["name"] for x in state["seats"]] == [
+        "Анна",
+        "Борис",
+        "🤖 Юг",
+        "🤖 Запад",
+    ]
+    assert state["seat"] == 0 and state["partner"] == 2
+    # No other seat's card label appears in the text of the answer.
+    text = json.dumps(state, ensure_ascii=False)
+    for c in others:
+        assert f'"{card_label(c)}' not in text
 
 
-async def test_forged_or_stale_init_data_is_refused(fake: FakeTelegram, tmp_path: Path) -> None:
-    s = await start_table(fake, tmp_path)
-    try:
-        anna, boris = s.table.users
-        me, _, state = await mover(s)
-        before = s.actions()
-        body = {"t": s.table_id, "game": state["game"], "seq": state["seq"], "action": 0}
-        signed = sign_init_data(fake.token, me, time.time())
-        tampered = signed.replace(f"%22id%22%3A{me.id}", f"%22id%22%3A{boris.id + anna.id}")
-        assert tampered != signed
-        cases = {
-            "another bot's token": sign_init_data("1:another", me, time.time()),
-            "tampered": tampered,
-            "no hash": re.sub(r"&hash=[0-9a-f]+", "", signed),
-            "stale": sign_init_data(fake.token, me, time.time() - 86400 - 60),
-            "from the future": sign_init_data(fake.token, me, time.time() + 3600),
-            "garbage": "%%%",
-        }
-        for why, init_data in cases.items():
-            page = Page(s.base, init_data)
-            status, answer = await page.state(s.table_id)
-            assert status == 401, why
-            expected = (
-                "webapp-err-expired" if why in ("stale", "from the future") else "webapp-err-auth"
-            )
-            assert answer["error"] == expected, why
-            status, answer = await page.post("api/move", body)
-            assert status == 401, why
-        async with aiohttp.ClientSession() as http:
-            async with http.get(f"{s.base}/api/state", params={"t": str(s.table_id)}) as r:
-                assert r.status == 401
-            async with http.get(f"{s.base}/api/events", params={"t": str(s.table_id)}) as r:
-                assert r.status == 401
-        await idle(s)
-        assert s.actions() == before
-    finally:
-        await s.bot.stop()
-
-
-async def test_another_persons_table_is_refused(fake: FakeTelegram, tmp_path: Path) -> None:
-    s = await start_table(fake, tmp_path)
-    try:
-        cyril = fake.users[503]
-        me, _, state = await mover(s)
-        before = s.actions()
-        outsider = s.page(cyril)
-        status, answer = await outsider.state(s.table_id)
-        assert (status, answer["error"]) == (403, "err-not-at-table")
-        assert answer["text"] == "Вы не сидите за этим столом."
-        assert "hand" not in answer
-        status, answer = await outsider.move(
-            state, state["playable"][0] if state["playable"] else 55
+async def test_forged_or_stale_init_data_is_refused(fake: FakeTelegram, make_bot: MakeBot) -> None:
+    s = await start_table(fake, make_bot)
+    anna, boris = s.table.users
+    me, _, state = await mover(s)
+    before = s.actions()
+    body = {"t": s.table_id, "game": state["game"], "seq": state["seq"], "action": 0}
+    signed = sign_init_data(fake.token, me, time.time())
+    tampered = signed.replace(f"%22id%22%3A{me.id}", f"%22id%22%3A{boris.id + anna.id}")
+    assert tampered != signed
+    cases = {
+        "another bot's token": sign_init_data("1:another", me, time.time()),
+        "tampered": tampered,
+        "no hash": re.sub(r"&hash=[0-9a-f]+", "", signed),
+        "stale": sign_init_data(fake.token, me, time.time() - 86400 - 60),
+        "from the future": sign_init_data(fake.token, me, time.time() + 3600),
+        "garbage": "%%%",
+    }
+    for why, init_data in cases.items():
+        page = Page(s.base, init_data)
+        status, answer = await page.state(s.table_id)
+        assert status == 401, why
+        expected = (
+            "webapp-err-expired" if why in ("stale", "from the future") else "webapp-err-auth"
         )
-        assert status == 403
-        async with Stream(outsider, s.table_id) as stream:
-            assert stream.status == 403
-        # A table that does not exist is refused the same way.
-        status, answer = await s.page(me).state(s.table_id + 1000)
-        assert (status, answer["error"]) == (403, "err-not-at-table")
-        await idle(s)
-        assert s.actions() == before
-    finally:
-        await s.bot.stop()
+        assert answer["error"] == expected, why
+        status, answer = await page.post("api/move", body)
+        assert status == 401, why
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{s.base}/api/state", params={"t": str(s.table_id)}) as r:
+            assert r.status == 401
+        async with http.get(f"{s.base}/api/events", params={"t": str(s.table_id)}) as r:
+            assert r.status == 401
+    await idle(s)
+    assert s.actions() == before
+
+
+async def test_another_persons_table_is_refused(fake: FakeTelegram, make_bot: MakeBot) -> None:
+    s = await start_table(fake, make_bot)
+    cyril = fake.users[503]
+    me, _, state = await mover(s)
+    before = s.actions()
+    outsider = s.page(cyril)
+    status, answer = await outsider.state(s.table_id)
+    assert (status, answer["error"]) == (403, "err-not-at-table")
+    assert answer["text"] == "Вы не сидите за этим столом."
+    assert "hand" not in answer
+    status, answer = await outsider.move(state, state["playable"][0] if state["playable"] else 55)
+    assert status == 403
+    async with Stream(outsider, s.table_id) as stream:
+        assert stream.status == 403
+    # A table that does not exist is refused the same way.
+    status, answer = await s.page(me).state(s.table_id + 1000)
+    assert (status, answer["error"]) == (403, "err-not-at-table")
+    await idle(s)
+    assert s.actions() == before
 
 
 async def test_out_of_turn_and_replayed_moves_are_refused(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
-    s = await start_table(fake, tmp_path)
-    try:
-        me, other, state = await mover(s)
-        before = s.actions()
-        # The other person tries to move now: not their turn.
-        status, theirs = await s.page(other).state(s.table_id)
-        assert status == 200 and not theirs["my_turn"]
-        action = state["bids"][3]["a"] if state["bids"] else state["playable"][0]
-        status, answer = await s.page(other).move(theirs, action)
-        assert (status, answer["error"], answer["text"]) == (
-            409,
-            "err-not_your_turn",
-            "Сейчас не ваш ход.",
-        )
-        assert s.actions() == before
-        # The mover's move is taken once; the same request again is told it stands.
-        page = s.page(me)
-        status, after = await page.move(state, action)
-        assert status == 200 and after["seq"] > state["seq"]
-        assert s.actions()[len(before)][1:] == (state["seat"], action)
-        moved = s.actions()
-        status, answer = await page.move(state, action)
-        assert (status, answer["error"], answer["text"]) == (
-            409,
-            "err-move-made",
-            "✅ Этот ход уже принят.",
-        )
-        # A move numbered right but from another game is stale too.
-        _, now = await page.state(s.table_id)
-        status, answer = await page.post(
-            "api/move",
-            {"t": s.table_id, "game": now["game"] + 1, "seq": now["seq"], "action": action},
-        )
-        assert (status, answer["error"]) == (409, "err-stale")
-        for bad in ({"t": s.table_id}, {"t": s.table_id, "game": "1", "seq": 0, "action": 1}):
-            status, answer = await page.post("api/move", bad)
-            assert (status, answer["error"]) == (400, "webapp-err-request")
-        await idle(s)
-        assert s.actions()[: len(moved)] == moved
-        assert all(seat in (2, 3) for _, seat, _ in s.actions()[len(moved) :])  # computers only
-    finally:
-        await s.bot.stop()
+    s = await start_table(fake, make_bot)
+    me, other, state = await mover(s)
+    before = s.actions()
+    # The other person tries to move now: not their turn.
+    status, theirs = await s.page(other).state(s.table_id)
+    assert status == 200 and not theirs["my_turn"]
+    action = state["bids"][3]["a"] if state["bids"] else state["playable"][0]
+    status, answer = await s.page(other).move(theirs, action)
+    assert (status, answer["error"], answer["text"]) == (
+        409,
+        "err-not_your_turn",
+        "Сейчас не ваш ход.",
+    )
+    assert s.actions() == before
+    # The mover's move is taken once; the same request again is told it stands.
+    page = s.page(me)
+    status, after = await page.move(state, action)
+    assert status == 200 and after["seq"] > state["seq"]
+    assert s.actions()[len(before)][1:] == (state["seat"], action)
+    moved = s.actions()
+    status, answer = await page.move(state, action)
+    assert (status, answer["error"], answer["text"]) == (
+        409,
+        "err-move-made",
+        "✅ Этот ход уже принят.",
+    )
+    # A move numbered right but from another game is stale too.
+    _, now = await page.state(s.table_id)
+    status, answer = await page.post(
+        "api/move",
+        {"t": s.table_id, "game": now["game"] + 1, "seq": now["seq"], "action": action},
+    )
+    assert (status, answer["error"]) == (409, "err-stale")
+    for bad in ({"t": s.table_id}, {"t": s.table_id, "game": "1", "seq": 0, "action": 1}):
+        status, answer = await page.post("api/move", bad)
+        assert (status, answer["error"]) == (400, "webapp-err-request")
+    await idle(s)
+    assert s.actions()[: len(moved)] == moved
+    assert all(seat in (2, 3) for _, seat, _ in s.actions()[len(moved) :])  # computers only
 
 
 async def test_an_illegal_card_is_refused_with_the_engines_reason(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
-    s = await start_table(fake, tmp_path)
-    try:
-        refused = None
-        for _ in range(60):
-            me, _, state = await mover(s)
-            page = s.page(me)
-            if state["bids"]:
-                ok = [b["a"] for b in state["bids"] if b["ok"]]
-                status, _ = await page.move(state, ok[min(2, len(ok) - 1)])
-                assert status == 200
-                continue
-            wrong = [c for c in state["hand"] if c not in state["playable"]]
-            if state["trick"] and wrong:
-                before = s.actions()
-                status, refused = await page.move(state, wrong[0])
-                assert status == 409
-                assert s.actions() == before
-                break
-            status, _ = await page.move(state, state["playable"][0])
+    s = await start_table(fake, make_bot)
+    refused = None
+    for _ in range(60):
+        me, _, state = await mover(s)
+        page = s.page(me)
+        if state["bids"]:
+            ok = [b["a"] for b in state["bids"] if b["ok"]]
+            status, _ = await page.move(state, ok[min(2, len(ok) - 1)])
             assert status == 200
-        assert refused is not None, "no trick where a card could not be played"
-        assert refused["error"] in ("err-must_follow_suit", "err-spades_not_broken")
-        assert refused["text"] in (
-            "Нужно дать масть захода.",
-            "С пики заходить нельзя, пока пики не вскрыты.",
-        )
-    finally:
-        await s.bot.stop()
+            continue
+        wrong = [c for c in state["hand"] if c not in state["playable"]]
+        if state["trick"] and wrong:
+            before = s.actions()
+            status, refused = await page.move(state, wrong[0])
+            assert status == 409
+            assert s.actions() == before
+            break
+        status, _ = await page.move(state, state["playable"][0])
+        assert status == 200
+    assert refused is not None, "no trick where a card could not be played"
+    assert refused["error"] in ("err-must_follow_suit", "err-spades_not_broken")
+    assert refused["text"] in (
+        "Нужно дать масть захода.",
+        "С пики заходить нельзя, пока пики не вскрыты.",
+    )
 
 
 async def test_moves_arrive_live_and_a_dropped_stream_catches_up(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
-    s = await start_table(fake, tmp_path)
-    try:
-        anna, boris = s.table.users
-        me, other, state = await mover(s)
-        watcher_page = s.page(other)
-        async with Stream(watcher_page, s.table_id) as stream:
-            kind, first = await asyncio.wait_for(stream.next(), 10)
-            assert kind == "state" and first["seq"] == state["seq"]
-            # The mover presses a button in the chat: the app sees it without asking.
-            msg = hand_messages(fake, me)[0]
-            data = move_buttons(msg)[0]
-            await (await fake.press(me, me.id, msg.message_id, data)).answer()
-            kind, event = await asyncio.wait_for(stream.next(), 10)
-            assert kind == "state" and event["seq"] > first["seq"]
-            assert event["hand"] == first["hand"] or event["hand_no"] != first["hand_no"]
-            seen = event["seq"]
-        # The stream is gone; moves go on; a new stream starts with all of them.
-        for _ in range(3):
-            who, _, st = await mover(s)
-            action = st["bids"][2]["a"] if st["bids"] else st["playable"][0]
-            status, _ = await s.page(who).move(st, action)
-            assert status == 200
-        await mover(s)  # the computers are done: a person is to move
-        async with Stream(watcher_page, s.table_id) as stream:
-            kind, event = await asyncio.wait_for(stream.next(), 10)
-        for _ in range(100):  # the last computer move's commit may still be on its way
-            if len(s.actions()) >= event["seq"]:
-                break
-            await asyncio.sleep(0.02)
-        assert event["seq"] == len(s.actions()) > seen
-        _, now = await watcher_page.state(s.table_id)
-        assert event == {**now, "now": event["now"]}
-    finally:
-        await s.bot.stop()
+    s = await start_table(fake, make_bot)
+    anna, boris = s.table.users
+    me, other, state = await mover(s)
+    watcher_page = s.page(other)
+    async with Stream(watcher_page, s.table_id) as stream:
+        kind, first = await asyncio.wait_for(stream.next(), FIRST_EVENT)
+        assert kind == "state" and first["seq"] == state["seq"]
+        # The mover presses a button in the chat: the app sees it without asking.
+        msg = hand_messages(fake, me)[0]
+        data = move_buttons(msg)[0]
+        await (await fake.press(me, me.id, msg.message_id, data)).answer()
+        kind, event = await asyncio.wait_for(stream.next(), 10)
+        assert kind == "state" and event["seq"] > first["seq"]
+        assert event["hand"] == first["hand"] or event["hand_no"] != first["hand_no"]
+        seen = event["seq"]
+    # The stream is gone; moves go on; a new stream starts with all of them.
+    for _ in range(3):
+        who, _, st = await mover(s)
+        action = st["bids"][2]["a"] if st["bids"] else st["playable"][0]
+        status, _ = await s.page(who).move(st, action)
+        assert status == 200
+    await mover(s)  # the computers are done: a person is to move
+    async with Stream(watcher_page, s.table_id) as stream:
+        kind, event = await asyncio.wait_for(stream.next(), 10)
+    for _ in range(100):  # the last computer move's commit may still be on its way
+        if len(s.actions()) >= event["seq"]:
+            break
+        await asyncio.sleep(0.02)
+    assert event["seq"] == len(s.actions()) > seen
+    _, now = await watcher_page.state(s.table_id)
+    assert event == {**now, "now": event["now"]}
 
 
-async def test_a_change_that_is_not_a_move_arrives_live(fake: FakeTelegram, tmp_path: Path) -> None:
+async def test_a_change_that_is_not_a_move_arrives_live(
+    fake: FakeTelegram, make_bot: MakeBot
+) -> None:
     """The feed looks at the tables whose lock was released, whatever
     changed: here the group removes the bot (the game pauses) and adds it back."""
-    s = await start_table(fake, tmp_path)
-    try:
-        _, other, _ = await mover(s)
-        async with Stream(s.page(other), s.table_id) as stream:
-            kind, first = await asyncio.wait_for(stream.next(), 10)
-            assert kind == "state" and first["paused"] is False
-            fake.remove_bot_from_group(GROUP)
-            kind, event = await asyncio.wait_for(stream.next(), 10)
-            assert kind == "state" and event["paused"] is True and event["seq"] == first["seq"]
-            fake.add_bot_to_group(GROUP)
-            kind, event = await asyncio.wait_for(stream.next(), 10)
-            assert kind == "state" and event["paused"] is False
-    finally:
-        await s.bot.stop()
+    s = await start_table(fake, make_bot)
+    _, other, _ = await mover(s)
+    async with Stream(s.page(other), s.table_id) as stream:
+        kind, first = await asyncio.wait_for(stream.next(), FIRST_EVENT)
+        assert kind == "state" and first["paused"] is False
+        fake.remove_bot_from_group(GROUP)
+        kind, event = await asyncio.wait_for(stream.next(), 10)
+        assert kind == "state" and event["paused"] is True and event["seq"] == first["seq"]
+        fake.add_bot_to_group(GROUP)
+        kind, event = await asyncio.wait_for(stream.next(), 10)
+        assert kind == "state" and event["paused"] is False
 
 
-async def test_a_move_in_the_app_updates_the_chat(fake: FakeTelegram, tmp_path: Path) -> None:
-    s = await start_table(fake, tmp_path)
-    try:
-        me, _, state = await mover(s)
-        msg = hand_messages(fake, me)[0]
-        edits = msg.edits
-        action = state["bids"][4]["a"] if state["bids"] else state["playable"][0]
-        status, _ = await s.page(me).move(state, action)
-        assert status == 200
-        await fake.wait_for(lambda: fake.message(me.id, msg.message_id).edits > edits)
-        text = fake.message(me.id, msg.message_id).text
-        if state["bids"]:
-            assert f"вы 0 из {action - 52}" in text
-            await fake.wait_for(
-                lambda: f"{me.first_name} 0 из {action - 52}" in s.table.table_message().text
-            )
-        else:
-            assert card_label(action) in text  # on the table now
-    finally:
-        await s.bot.stop()
+async def test_a_move_in_the_app_updates_the_chat(fake: FakeTelegram, make_bot: MakeBot) -> None:
+    s = await start_table(fake, make_bot)
+    me, _, state = await mover(s)
+    msg = hand_messages(fake, me)[0]
+    edits = msg.edits
+    action = state["bids"][4]["a"] if state["bids"] else state["playable"][0]
+    status, _ = await s.page(me).move(state, action)
+    assert status == 200
+    await fake.wait_for(lambda: fake.message(me.id, msg.message_id).edits > edits)
+    text = fake.message(me.id, msg.message_id).text
+    if state["bids"]:
+        assert f"вы 0 из {action - 52}" in text
+        await fake.wait_for(
+            lambda: f"{me.first_name} 0 из {action - 52}" in s.table.table_message().text
+        )
+    else:
+        assert card_label(action) in text  # on the table now
 
 
-async def test_english_speakers_read_english(fake: FakeTelegram, tmp_path: Path) -> None:
-    s = await start_table(fake, tmp_path)
-    try:
-        me, other, state = await mover(s)
-        other.language_code = "en"
-        status, theirs = await s.page(other).state(s.table_id)
-        assert theirs["lines"]["status"].startswith("Turn:") or "Turn" in theirs["lines"]["status"]
-        action = state["bids"][0]["a"] if state["bids"] else state["playable"][0]
-        status, answer = await s.page(other).move(theirs, action)
-        assert answer["text"] == "It is not your turn."
-        async with aiohttp.ClientSession() as http:
-            async with http.get(f"{s.base}/texts", params={"code": "en-GB"}) as r:
-                en = await r.json()
-            async with http.get(f"{s.base}/texts", params={"code": "ru"}) as r:
-                ru = await r.json()
-        assert en["lang"] == "en" and en["texts"]["btn-webapp"] == "🃏 Table"
-        assert ru["lang"] == "ru" and ru["texts"]["webapp-your-turn"] == "Ваш ход"
-        assert set(en["texts"]) == set(ru["texts"])
-    finally:
-        await s.bot.stop()
+async def test_english_speakers_read_english(fake: FakeTelegram, make_bot: MakeBot) -> None:
+    s = await start_table(fake, make_bot)
+    me, other, state = await mover(s)
+    other.language_code = "en"
+    status, theirs = await s.page(other).state(s.table_id)
+    assert theirs["lines"]["status"].startswith("Turn:") or "Turn" in theirs["lines"]["status"]
+    action = state["bids"][0]["a"] if state["bids"] else state["playable"][0]
+    status, answer = await s.page(other).move(theirs, action)
+    assert answer["text"] == "It is not your turn."
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{s.base}/texts", params={"code": "en-GB"}) as r:
+            en = await r.json()
+        async with http.get(f"{s.base}/texts", params={"code": "ru"}) as r:
+            ru = await r.json()
+    assert en["lang"] == "en" and en["texts"]["btn-webapp"] == "🃏 Table"
+    assert ru["lang"] == "ru" and ru["texts"]["webapp-your-turn"] == "Ваш ход"
+    assert set(en["texts"]) == set(ru["texts"])
 
 
 async def test_the_page_and_its_assets_come_from_the_bot(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
-    s = await start_table(fake, tmp_path)
-    try:
-        async with aiohttp.ClientSession() as http:
-            async with http.get(f"{s.base}/?t={s.table_id}") as r:
-                assert r.status == 200 and r.content_type == "text/html"
-                page = await r.text()
-                assert "default-src 'self'" in r.headers["Content-Security-Policy"]
-            assert re.findall(r"https?://[^\"' ]+", page) == [
-                "https://telegram.org/js/telegram-web-app.js"
-            ]
-            assets = re.findall(r'(?:src|href)="(static/[^"?]+)', page)
-            assert sorted(assets) == ["static/app.css", "static/app.js"]
-            for asset in assets:
-                async with http.get(f"{s.base}/{asset}") as r:
-                    assert r.status == 200
-                    body = await r.text()
-                    assert not re.findall(r"https?://(?!www\.w3\.org/2000/svg)", body), asset
-                    # The page's words come from locales/: none are written in it.
-                    assert not re.search("[А-Яа-яЁё]", body), asset
-            async with http.get(f"{s.base}/static/..%2Fserver.py") as r:
-                assert r.status == 404
-            async with http.get(s.base, allow_redirects=False) as r:
-                assert r.status == 302 and r.headers["Location"] == "/app/"
-    finally:
-        await s.bot.stop()
+    s = await start_table(fake, make_bot)
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{s.base}/?t={s.table_id}") as r:
+            assert r.status == 200 and r.content_type == "text/html"
+            page = await r.text()
+            assert "default-src 'self'" in r.headers["Content-Security-Policy"]
+        assert re.findall(r"https?://[^\"' ]+", page) == [
+            "https://telegram.org/js/telegram-web-app.js"
+        ]
+        assets = re.findall(r'(?:src|href)="(static/[^"?]+)', page)
+        assert sorted(assets) == ["static/app.css", "static/app.js"]
+        for asset in assets:
+            async with http.get(f"{s.base}/{asset}") as r:
+                assert r.status == 200
+                body = await r.text()
+                assert not re.findall(r"https?://(?!www\.w3\.org/2000/svg)", body), asset
+                # The page's words come from locales/: none are written in it.
+                assert not re.search("[А-Яа-яЁё]", body), asset
+        async with http.get(f"{s.base}/static/..%2Fserver.py") as r:
+            assert r.status == 404
+        async with http.get(s.base, allow_redirects=False) as r:
+            assert r.status == 302 and r.headers["Location"] == "/app/"
 
 
-async def test_without_webapp_url_nothing_changes(fake: FakeTelegram, tmp_path: Path) -> None:
-    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
-    await bot.start(fake)
-    try:
-        assert bot.app.webapp is None
-        anna = fake.add_user(511, "Анна")
-        fake.add_group(GROUP, "Вечерние пики", members=[anna], admins=[anna])
-        await fake.start_bot(anna)
-        await fake.send_text(anna, GROUP, "/newgame")
-        table = Table(fake, GROUP, [anna])
-        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-        await (
-            await fake.press_button(anna, table.table_message(), text_contains="Начать")
-        ).answer()
-        await fake.wait_for(lambda: hand_messages(fake, anna))
-        await fake.wait_idle(quiet=0.05)
-        for chat in (anna.id, GROUP):
-            for m in fake.chat_messages(chat):
-                assert web_app_url(m) is None
-                assert not any("t.me/piki_test_bot/" in (b.value or "") for b in m.buttons())
-    finally:
-        await bot.stop()
+async def test_without_webapp_url_nothing_changes(fake: FakeTelegram, make_bot: MakeBot) -> None:
+    bot = await make_bot()
+    assert bot.app.webapp is None
+    anna = fake.add_user(511, "Анна")
+    await open_table(fake, GROUP, [anna], title=TITLE)
+    await fake.wait_for(lambda: hand_messages(fake, anna))
+    await fake.wait_idle(quiet=0.05)
+    for chat in (anna.id, GROUP):
+        for m in fake.chat_messages(chat):
+            assert web_app_url(m) is None
+            assert not any("t.me/piki_test_bot/" in (b.value or "") for b in m.buttons())
 
 
 async def test_webhook_mode_serves_the_app_on_the_same_server(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, tmp_path: Path, make_bot: MakeBot
 ) -> None:
     port = free_port()
     settings = settings_for(
@@ -486,26 +428,15 @@ async def test_webhook_mode_serves_the_app_on_the_same_server(
         webapp_url=f"http://127.0.0.1:{port}/app",
         webapp_port=free_port(),  # not used in webhook mode
     )
-    bot = InProcessBot(settings)
-    await bot.start(fake)
-    try:
-        solo = fake.add_user(521, "Соло")
-        fake.add_group(GROUP, "Вечерние пики", members=[solo], admins=[solo])
-        await fake.start_bot(solo)
-        await fake.send_text(solo, GROUP, "/newgame")
-        table = Table(fake, GROUP, [solo])
-        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-        await (
-            await fake.press_button(solo, table.table_message(), text_contains="Начать")
-        ).answer()
-        await fake.wait_for(lambda: hand_messages(fake, solo))
-        url = web_app_url(hand_messages(fake, solo)[0])
-        assert url is not None and url.startswith(f"http://127.0.0.1:{port}/app/?t=")
-        page = Page(f"http://127.0.0.1:{port}/app", sign_init_data(fake.token, solo, time.time()))
-        status, state = await page.state(table_of_url(url))
-        assert status == 200 and len(state["hand"]) == 13
-    finally:
-        await bot.stop()
+    await make_bot(settings)
+    solo = fake.add_user(521, "Соло")
+    await open_table(fake, GROUP, [solo], title=TITLE)
+    await fake.wait_for(lambda: hand_messages(fake, solo))
+    url = web_app_url(hand_messages(fake, solo)[0])
+    assert url is not None and url.startswith(f"http://127.0.0.1:{port}/app/?t=")
+    page = Page(f"http://127.0.0.1:{port}/app", sign_init_data(fake.token, solo, time.time()))
+    status, state = await page.state(table_of_url(url))
+    assert status == 200 and len(state["hand"]) == 13
 
 
 def test_webapp_settings_are_checked() -> None:
@@ -519,49 +450,32 @@ def test_webapp_settings_are_checked() -> None:
         assert next(iter(bad)).upper() in str(e.value)
 
 
-async def test_face_down_cards_are_opened_from_the_app(fake: FakeTelegram, tmp_path: Path) -> None:
+async def test_face_down_cards_are_opened_from_the_app(
+    fake: FakeTelegram, make_bot: MakeBot
+) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}/app"
-    bot = InProcessBot(
-        settings_for(
-            fake, tmp_path / "spades.db", webapp_url=base, webapp_listen="127.0.0.1",
-            webapp_port=port,
-        )
-    )  # fmt: skip
-    await bot.start(fake)
-    try:
-        anna = fake.add_user(531, "Анна")
-        fake.add_group(GROUP, "Слепые", members=[anna], admins=[anna])
-        await fake.start_bot(anna)
-        await fake.send_text(anna, GROUP, "/newgame")
-        table = Table(fake, GROUP, [anna])
-        await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-        for button, shown in (("Настройки", "Настройки стола"), ("Слепой ноль", "чикагский")):
-            await (
-                await fake.press_button(anna, table.table_message(), text_contains=button)
-            ).answer()
-            await fake.wait_for(lambda shown=shown: shown in str(table.table_message()))
-        await (
-            await fake.press_button(anna, table.table_message(), text_contains="Готово")
-        ).answer()
-        await fake.wait_for(lambda: "Начать" in str(table.table_message().buttons()))
-        await (
-            await fake.press_button(anna, table.table_message(), text_contains="Начать")
-        ).answer()
-        await fake.wait_for(lambda: hand_messages(fake, anna))
-        url = web_app_url(hand_messages(fake, anna)[0])
-        assert url is not None
-        table_id = table_of_url(url)
-        page = Page(base, sign_init_data(fake.token, anna, time.time()))
-        await fake.wait_idle(quiet=0.05)
-        status, state = await page.state(table_id)
-        assert status == 200 and state["hand"] == [] and state["hidden"] == 13
-        assert state["look"]["text"] == "👀 Открыть карты"
-        status, state = await page.post("api/look", {"t": table_id})
-        assert status == 200 and len(state["hand"]) == 13 and state["look"] is None
-        await fake.wait_for(lambda: "Ваши карты" in hand_messages(fake, anna)[0].text)
-        # Opening twice changes nothing.
-        status, again = await page.post("api/look", {"t": table_id})
-        assert status == 200 and again["hand"] == state["hand"]
-    finally:
-        await bot.stop()
+    await make_bot(webapp_url=base, webapp_listen="127.0.0.1", webapp_port=port)
+    anna = fake.add_user(531, "Анна")
+    table = await open_table(fake, GROUP, [anna], start=False, title="Слепые")
+    for button, shown in (("Настройки", "Настройки стола"), ("Слепой ноль", "чикагский")):
+        await (await fake.press_button(anna, table.table_message(), text_contains=button)).answer()
+        await fake.wait_for(lambda shown=shown: shown in str(table.table_message()))
+    await (await fake.press_button(anna, table.table_message(), text_contains="Готово")).answer()
+    await fake.wait_for(lambda: "Начать" in str(table.table_message().buttons()))
+    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    await fake.wait_for(lambda: hand_messages(fake, anna))
+    url = web_app_url(hand_messages(fake, anna)[0])
+    assert url is not None
+    table_id = table_of_url(url)
+    page = Page(base, sign_init_data(fake.token, anna, time.time()))
+    await fake.wait_idle(quiet=0.05)
+    status, state = await page.state(table_id)
+    assert status == 200 and state["hand"] == [] and state["hidden"] == 13
+    assert state["look"]["text"] == "👀 Открыть карты"
+    status, state = await page.post("api/look", {"t": table_id})
+    assert status == 200 and len(state["hand"]) == 13 and state["look"] is None
+    await fake.wait_for(lambda: "Ваши карты" in hand_messages(fake, anna)[0].text)
+    # Opening twice changes nothing.
+    status, again = await page.post("api/look", {"t": table_id})
+    assert status == 200 and again["hand"] == state["hand"]

@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from fake_telegram import FakeTelegram, FakeUser
 from fake_telegram.webapp import free_port, sign_init_data, table_of_url, web_app_url
-from harness import InProcessBot, Table, action_of, move_buttons, settings_for
+from harness import MakeBot, Table, action_of, move_buttons, open_table, settings_for
 
 from bot.config import Settings
 from bot.webapp.state import plain
@@ -119,15 +119,9 @@ window.__setTheme = (scheme, theme) => {{
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(bot_username="piki_test_bot") as f:
-        yield f
-
-
-@pytest.fixture
 async def browser(tmp_path: Path) -> AsyncIterator[Any]:
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)")
+        pytest.skip(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)")
     async with playwright_api.async_playwright() as p:
         context = await p.chromium.launch_persistent_context(
             str(tmp_path / "chromium-profile"),  # a fresh --user-data-dir
@@ -192,15 +186,7 @@ def webapp_settings(fake: FakeTelegram, tmp_path: Path, port: int, **extra: Any)
 async def seated_pair(fake: FakeTelegram) -> tuple[Table, FakeUser, FakeUser]:
     """Анна (North, in the app) and Борис (East, with the chat's buttons)."""
     anna, boris = fake.add_user(601, "Анна"), fake.add_user(602, "Борис")
-    fake.add_group(GROUP, "Пики по пятницам", members=[anna, boris], admins=[anna])
-    for u in (anna, boris):
-        await fake.start_bot(u)
-    await fake.send_text(anna, GROUP, "/newgame")
-    table = Table(fake, GROUP, [anna, boris])
-    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons())
-    await (await fake.press_button(boris, table.table_message(), text_contains="Восток")).answer()
-    await fake.wait_for(lambda: "Борис" in table.table_message().text)
-    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    table = await open_table(fake, GROUP, [anna, boris], seats=["Восток"], title="Пики по пятницам")
     await fake.wait_for(lambda: hand_message(fake, anna) is not None)
     return table, anna, boris
 
@@ -362,199 +348,181 @@ async def page_state(page: Any) -> dict[str, Any]:
     )
 
 
-async def test_a_whole_hand_in_the_app(fake: FakeTelegram, tmp_path: Path, browser: Any) -> None:
+@pytest.mark.slow
+async def test_a_whole_hand_in_the_app(
+    fake: FakeTelegram, tmp_path: Path, browser: Any, make_bot: MakeBot
+) -> None:
     port = free_port()
-    bot = InProcessBot(webapp_settings(fake, tmp_path, port, ai_move_delay=0.1))
-    await bot.start(fake)
+    bot = await make_bot(webapp_settings(fake, tmp_path, port, ai_move_delay=0.1))
     screens = Screens(tmp_path)
-    try:
-        table, anna, boris = await seated_pair(fake)
-        init_data = sign_init_data(fake.token, anna, time.time())
-        page, outside = await open_app(browser, fake, anna, init_data)
-        loads = []
-        page.on("load", lambda _: loads.append(1))
-        await page.wait_for_selector("#app[data-state='ready']")
-        assert await page.title() == "Пики"
-        assert await page.locator("#hand .card").count() == 13
-        assert await page.locator(".seat").count() == 4
-        await page.evaluate(WATCH)
-        toast = page.locator("#toast")
+    table, anna, boris = await seated_pair(fake)
+    init_data = sign_init_data(fake.token, anna, time.time())
+    page, outside = await open_app(browser, fake, anna, init_data)
+    loads = []
+    page.on("load", lambda _: loads.append(1))
+    await page.wait_for_selector("#app[data-state='ready']")
+    assert await page.title() == "Пики"
+    assert await page.locator("#hand .card").count() == 13
+    assert await page.locator(".seat").count() == 4
+    await page.evaluate(WATCH)
+    toast = page.locator("#toast")
 
-        live_seen = 0  # Boris's chat moves that reached the page without a reload
-        refused = None
-        shots: set[str] = set()
-        app_card = None
-        for _ in range(2000):
-            await fake.wait_idle(quiet=0.05)
-            st = await page_state(page)
-            if st["hand"] > 0:  # the first hand is over
-                break
-            offers = [m for u, m in table.actionable() if u is boris]
-            if offers:
-                msg = offers[0]
-                data = move_buttons(msg)[0] if move_buttons(msg) else None
-                if data is None:
-                    continue
-                await (await fake.press(boris, boris.id, msg.message_id, data)).answer()
-                await seq_above(page, st["seq"])
-                action = action_of(data)
-                if action < 52:  # a card: it lies on the table by Boris's seat
-                    # In the trick, or (the computers led on at once) in the last one.
-                    here = f"[data-seat='1'][data-card='{action}']"
-                    last_of_hand = len(msg.buttons()) <= 2  # his only card, and 🃏 Стол
-                    if not last_of_hand:
-                        await page.locator(
-                            f"#trick .card{here}, #last-trick .mini{here}"
-                        ).first.wait_for(state="attached")
-                else:
-                    bid = page.locator(f".seat[data-seat='1'] .bid[data-bid='{action - 52}']")
-                    await bid.wait_for(state="attached")
-                live_seen += 1
+    live_seen = 0  # Boris's chat moves that reached the page without a reload
+    refused = None
+    shots: set[str] = set()
+    app_card = None
+    for _ in range(2000):
+        await fake.wait_idle(quiet=0.05)
+        st = await page_state(page)
+        if st["hand"] > 0:  # the first hand is over
+            break
+        offers = [m for u, m in table.actionable() if u is boris]
+        if offers:
+            msg = offers[0]
+            data = move_buttons(msg)[0] if move_buttons(msg) else None
+            if data is None:
                 continue
-            if not st["mine"]:
-                await asyncio.sleep(0.05)  # the computers, or the stream, are still going
-                continue
-            if st["phase"] == "bid":
-                if "bidding" not in shots:
-                    await screens.both_themes(page, "bidding")
-                    shots.add("bidding")
-                bid = page.locator("#choices .bids button:not(.dim)")
-                assert await page.locator("#choices .bids button").count() == 14
-                await tap(page, bid.nth(min(3, await bid.count() - 1)))
-                await seq_above(page, st["seq"])
-                continue
-            dim = page.locator("#hand .card.dim")
-            refusing = refused is None and await dim.count() > 0
-            if refusing:
-                haptics = await page.evaluate("window.__haptics.length")
-                await tap(page, dim.first)
-                await toast.wait_for(state="visible")
-                refused = await toast.text_content()
-                assert (await page_state(page))["seq"] == st["seq"]
-                assert "notification:error" in await page.evaluate(
-                    f"window.__haptics.slice({haptics})"
-                )
-            if (
-                "mid-trick" not in shots
-                and not refusing  # the refusal's toast is still up: a later turn
-                and await page.locator("#trick .card").count() >= 2
-            ):
-                await screens.both_themes(page, "mid-trick")
-                shots.add("mid-trick")
-            card = page.locator("#hand .card.playable").first
-            app_card = int(await card.get_attribute("data-card") or -1)
-            chat_before = hand_message(fake, anna).text
-            await tap(page, card)
+            await (await fake.press(boris, boris.id, msg.message_id, data)).answer()
             await seq_above(page, st["seq"])
-            if refusing:  # the table moved on: the reason for the old one is gone
-                assert await toast.is_hidden(), await page_dump(page)
-            # The chat follows the app: the private hand message changes too.
-            await fake.wait_for(
-                lambda before=chat_before: (
-                    (m := hand_message(fake, anna)) is None or m.text != before
-                )
-            )
-        else:
-            raise AssertionError("the hand did not end")
-
-        # The bot's own reason, in Russian, as its locales have it now.
-        assert refused in (
-            plain(bot.app.texts("ru", "err-must_follow_suit")),
-            plain(bot.app.texts("ru", "err-spades_not_broken")),
+            action = action_of(data)
+            if action < 52:  # a card: it lies on the table by Boris's seat
+                # In the trick, or (the computers led on at once) in the last one.
+                here = f"[data-seat='1'][data-card='{action}']"
+                last_of_hand = len(msg.buttons()) <= 2  # his only card, and 🃏 Стол
+                if not last_of_hand:
+                    await page.locator(
+                        f"#trick .card{here}, #last-trick .mini{here}"
+                    ).first.wait_for(state="attached")
+            else:
+                bid = page.locator(f".seat[data-seat='1'] .bid[data-bid='{action - 52}']")
+                await bid.wait_for(state="attached")
+            live_seen += 1
+            continue
+        if not st["mine"]:
+            await asyncio.sleep(0.05)  # the computers, or the stream, are still going
+            continue
+        if st["phase"] == "bid":
+            if "bidding" not in shots:
+                await screens.both_themes(page, "bidding")
+                shots.add("bidding")
+            bid = page.locator("#choices .bids button:not(.dim)")
+            assert await page.locator("#choices .bids button").count() == 14
+            await tap(page, bid.nth(min(3, await bid.count() - 1)))
+            await seq_above(page, st["seq"])
+            continue
+        dim = page.locator("#hand .card.dim")
+        refusing = refused is None and await dim.count() > 0
+        if refusing:
+            haptics = await page.evaluate("window.__haptics.length")
+            await tap(page, dim.first)
+            await toast.wait_for(state="visible")
+            refused = await toast.text_content()
+            assert (await page_state(page))["seq"] == st["seq"]
+            assert "notification:error" in await page.evaluate(f"window.__haptics.slice({haptics})")
+        if (
+            "mid-trick" not in shots
+            and not refusing  # the refusal's toast is still up: a later turn
+            and await page.locator("#trick .card").count() >= 2
+        ):
+            await screens.both_themes(page, "mid-trick")
+            shots.add("mid-trick")
+        card = page.locator("#hand .card.playable").first
+        app_card = int(await card.get_attribute("data-card") or -1)
+        chat_before = hand_message(fake, anna).text
+        await tap(page, card)
+        await seq_above(page, st["seq"])
+        if refusing:  # the table moved on: the reason for the old one is gone
+            assert await toast.is_hidden(), await page_dump(page)
+        # The chat follows the app: the private hand message changes too.
+        await fake.wait_for(
+            lambda before=chat_before: (m := hand_message(fake, anna)) is None or m.text != before
         )
-        assert app_card is not None and live_seen >= 13
-        assert shots == {"bidding", "mid-trick"}
-        watch = await page.evaluate("window.__watch")
-        assert not watch["stale"], watch  # no toast outlived the table it was about
-        assert watch["most"] <= 1, watch  # one countdown on the screen, not two
-        assert watch["by_turn"] > 0, watch  # and it is by the seat to move
-        assert not loads  # everything arrived over the stream, no reload
-        assert "impact:medium" in await page.evaluate("window.__haptics")
-        assert not outside, outside  # no CDN: the bot served everything
-        assert any("Сдача 1 сыграна" in t for t in fake.sent_texts(GROUP))
-        for name in ("bidding-light", "bidding-dark", "mid-trick-light", "mid-trick-dark"):
-            assert (screens.dir / f"{name}.png").stat().st_size > 10_000
-    finally:
-        await bot.stop()
+    else:
+        raise AssertionError("the hand did not end")
+
+    # The bot's own reason, in Russian, as its locales have it now.
+    assert refused in (
+        plain(bot.app.texts("ru", "err-must_follow_suit")),
+        plain(bot.app.texts("ru", "err-spades_not_broken")),
+    )
+    assert app_card is not None and live_seen >= 13
+    assert shots == {"bidding", "mid-trick"}
+    watch = await page.evaluate("window.__watch")
+    assert not watch["stale"], watch  # no toast outlived the table it was about
+    assert watch["most"] <= 1, watch  # one countdown on the screen, not two
+    assert watch["by_turn"] > 0, watch  # and it is by the seat to move
+    assert not loads  # everything arrived over the stream, no reload
+    assert "impact:medium" in await page.evaluate("window.__haptics")
+    assert not outside, outside  # no CDN: the bot served everything
+    assert any("Сдача 1 сыграна" in t for t in fake.sent_texts(GROUP))
+    for name in ("bidding-light", "bidding-dark", "mid-trick-light", "mid-trick-dark"):
+        assert (screens.dir / f"{name}.png").stat().st_size > 10_000
 
 
+@pytest.mark.slow
 async def test_the_page_reconnects_and_catches_up(
-    fake: FakeTelegram, tmp_path: Path, browser: Any
+    fake: FakeTelegram, tmp_path: Path, browser: Any, make_bot: MakeBot
 ) -> None:
     port = free_port()
     settings = webapp_settings(fake, tmp_path, port)
-    bot = InProcessBot(settings)
-    await bot.start(fake)
-    try:
-        table, anna, boris = await seated_pair(fake)
-        page, _ = await open_app(browser, fake, anna, sign_init_data(fake.token, anna, time.time()))
-        table_id = table_of(fake, anna)
-        await page.wait_for_selector("#app[data-state='ready']")
+    bot = await make_bot(settings)
+    table, anna, boris = await seated_pair(fake)
+    page, _ = await open_app(browser, fake, anna, sign_init_data(fake.token, anna, time.time()))
+    table_id = table_of(fake, anna)
+    await page.wait_for_selector("#app[data-state='ready']")
+    await fake.wait_idle(quiet=0.05)
+    seq = (await page_state(page))["seq"]
+    # The bot goes away: the page says so and keeps trying.
+    await bot.stop()
+    await page.locator("#conn").wait_for(state="visible")
+    assert await page.locator("#conn").text_content() == ("Связь прервалась — подключаемся снова…")
+    bot = await make_bot(settings)
+    await page.locator("#conn").wait_for(state="hidden")
+    # Moves made now (by the chat, and the computers after them) reach the page.
+    for _ in range(100):
         await fake.wait_idle(quiet=0.05)
-        seq = (await page_state(page))["seq"]
-        # The bot goes away: the page says so and keeps trying.
-        await bot.stop()
-        await page.locator("#conn").wait_for(state="visible")
-        assert await page.locator("#conn").text_content() == (
-            "Связь прервалась — подключаемся снова…"
-        )
-        bot = InProcessBot(settings)
-        await bot.start(fake)
-        await page.locator("#conn").wait_for(state="hidden")
-        # Moves made now (by the chat, and the computers after them) reach the page.
-        for _ in range(100):
-            await fake.wait_idle(quiet=0.05)
-            offers = [m for u, m in table.actionable() if u is boris]
-            if offers:
-                msg = offers[0]
-                await (
-                    await fake.press(boris, boris.id, msg.message_id, move_buttons(msg)[0])
-                ).answer()
-                break
-            st = await page_state(page)
-            if st["mine"]:
-                choice = page.locator("#choices .bids button:not(.dim), #hand .card.playable")
-                await tap(page, choice.first)
-                await seq_above(page, st["seq"])
-        await fake.wait_idle(quiet=0.05)
-        live = await bot.app.registry.get(table_id)
-        assert live is not None
-        con_seq = live.seq
-        await page.wait_for_function(
-            "(seq) => Number(document.getElementById('app').dataset.seq) === seq", arg=con_seq
-        )
-        assert con_seq > seq
-    finally:
-        await bot.stop()
+        offers = [m for u, m in table.actionable() if u is boris]
+        if offers:
+            msg = offers[0]
+            await (await fake.press(boris, boris.id, msg.message_id, move_buttons(msg)[0])).answer()
+            break
+        st = await page_state(page)
+        if st["mine"]:
+            choice = page.locator("#choices .bids button:not(.dim), #hand .card.playable")
+            await tap(page, choice.first)
+            await seq_above(page, st["seq"])
+    await fake.wait_idle(quiet=0.05)
+    live = await bot.app.registry.get(table_id)
+    assert live is not None
+    con_seq = live.seq
+    await page.wait_for_function(
+        "(seq) => Number(document.getElementById('app').dataset.seq) === seq", arg=con_seq
+    )
+    assert con_seq > seq
 
 
 async def test_a_stale_sign_in_is_told_in_the_page(
-    fake: FakeTelegram, tmp_path: Path, browser: Any
+    fake: FakeTelegram, tmp_path: Path, browser: Any, make_bot: MakeBot
 ) -> None:
-    bot = InProcessBot(webapp_settings(fake, tmp_path, free_port()))
-    await bot.start(fake)
-    try:
-        _, anna, _ = await seated_pair(fake)
-        old = sign_init_data(fake.token, anna, time.time() - 2 * 86400)
-        page, _ = await open_app(browser, fake, anna, old)
-        await page.wait_for_selector("#app[data-state='message']")
-        assert await page.locator("#message").text_content() == (
-            "Вход устарел. Закройте стол и откройте его заново кнопкой «🃏 Стол»."
-        )
-        assert await page.locator("#hand .card").count() == 0
-    finally:
-        await bot.stop()
+    await make_bot(webapp_settings(fake, tmp_path, free_port()))
+    _, anna, _ = await seated_pair(fake)
+    old = sign_init_data(fake.token, anna, time.time() - 2 * 86400)
+    page, _ = await open_app(browser, fake, anna, old)
+    await page.wait_for_selector("#app[data-state='message']")
+    assert await page.locator("#message").text_content() == (
+        "Вход устарел. Закройте стол и откройте его заново кнопкой «🃏 Стол»."
+    )
+    assert await page.locator("#hand .card").count() == 0
 
 
 async def test_a_move_the_network_holds_is_given_up_and_said(
-    fake: FakeTelegram, tmp_path: Path, browser: Any
+    fake: FakeTelegram, tmp_path: Path, browser: Any, make_bot: MakeBot
 ) -> None:
     """A phone's request can hang for minutes. Meanwhile the page shows the
     move pending and takes no other; after 15 s it gives the move up, says
     there is no connection, and shows the bot's state again (the move was
     never made), and the next tap plays."""
-    bot = InProcessBot(webapp_settings(fake, tmp_path, free_port(), ai_move_delay=0.1))
-    await bot.start(fake)
+    bot = await make_bot(webapp_settings(fake, tmp_path, free_port(), ai_move_delay=0.1))
     held: list[Any] = []
     try:
         table, anna, boris = await seated_pair(fake)
@@ -611,4 +579,3 @@ async def test_a_move_the_network_holds_is_given_up_and_said(
         for route in held:
             with contextlib.suppress(Exception):
                 await route.abort()
-        await bot.stop()

@@ -14,11 +14,11 @@ from pathlib import Path
 
 from fake_telegram import FakeTelegram
 from fake_telegram.webapp import sign_init_data, table_of_url, web_app_url
-from harness import BotProcess, Table
+from harness import BotProcess, MakeBot, open_table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_webapp_api import Setup, hand_messages, idle, mover, start_table
-from webapp_kit import Page, Stream, app_settings
+from webapp_kit import FIRST_EVENT, Page, Stream, app_settings
 
 from bot.i18n import Texts, make_core
 from bot.model import LiveTable, TableStatus
@@ -130,73 +130,68 @@ def feed_of(s: Setup) -> Feed:
 
 
 async def test_the_streams_process_comes_back_and_the_pages_reconnect(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
-    s = await start_table(fake, tmp_path)
+    s = await start_table(fake, make_bot)
     feed = feed_of(s)
-    try:
-        me, other, state = await mover(s)
-        page = s.page(other)
-        async with Stream(page, s.table_id) as a, Stream(s.page(me), s.table_id) as b:
-            assert (await asyncio.wait_for(a.next(), 10))[0] == "state"
-            assert (await asyncio.wait_for(b.next(), 10))[0] == "state"
-            assert len(feed) == 2
-            first = feed.pid
-            assert first is not None
-            os.kill(first, signal.SIGKILL)
-            for stream in (a, b):
-                try:
-                    while True:
-                        await asyncio.wait_for(stream.next(), 10)
-                except EOFError:
-                    pass  # the connection went with the process
-        # A new process takes the pages' new connections.
-        for _ in range(200):
-            if feed.pid not in (None, first):
-                break
-            await asyncio.sleep(0.05)
-        assert feed.pid not in (None, first)
-        assert len(feed) == 0
-        async with Stream(page, s.table_id) as c:
-            kind, event = await asyncio.wait_for(c.next(), 10)
-            assert kind == "state" and event["seq"] == state["seq"]
-            action = state["bids"][2]["a"] if state["bids"] else state["playable"][0]
-            status, _ = await s.page(me).move(state, action)
-            assert status == 200
-            kind, event = await asyncio.wait_for(c.next(), 10)
-            assert kind == "state" and event["seq"] > state["seq"]
-        for _ in range(100):  # the process reports the closed stream
-            if len(feed) == 0:
-                break
-            await asyncio.sleep(0.05)
-        assert len(feed) == 0
-        await idle(s)
-    finally:
-        await s.bot.stop()
+    me, other, state = await mover(s)
+    page = s.page(other)
+    async with Stream(page, s.table_id) as a, Stream(s.page(me), s.table_id) as b:
+        assert (await asyncio.wait_for(a.next(), FIRST_EVENT))[0] == "state"
+        assert (await asyncio.wait_for(b.next(), FIRST_EVENT))[0] == "state"
+        assert len(feed) == 2
+        first = feed.pid
+        assert first is not None
+        os.kill(first, signal.SIGKILL)
+        for stream in (a, b):
+            try:
+                while True:
+                    await asyncio.wait_for(stream.next(), 10)
+            except EOFError:
+                pass  # the connection went with the process
+    # A new process takes the pages' new connections.
+    for _ in range(200):
+        if feed.pid not in (None, first):
+            break
+        await asyncio.sleep(0.05)
+    assert feed.pid not in (None, first)
+    assert len(feed) == 0
+    async with Stream(page, s.table_id) as c:
+        kind, event = await asyncio.wait_for(c.next(), FIRST_EVENT)  # of a new process
+        assert kind == "state" and event["seq"] == state["seq"]
+        action = state["bids"][2]["a"] if state["bids"] else state["playable"][0]
+        status, _ = await s.page(me).move(state, action)
+        assert status == 200
+        kind, event = await asyncio.wait_for(c.next(), 10)
+        assert kind == "state" and event["seq"] > state["seq"]
+    for _ in range(100):  # the process reports the closed stream
+        if len(feed) == 0:
+            break
+        await asyncio.sleep(0.05)
+    assert len(feed) == 0
+    await idle(s)
+    await s.bot.stop()
     assert feed.pid is None
 
 
 async def test_the_streams_process_yields_the_cores_to_the_bot(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
     """A press is answered first: the streams process runs ten steps nicer
     than the bot, as a batch process (its wake-ups never preempt the bot),
     not an idle one (so it is never starved)."""
-    s = await start_table(fake, tmp_path)
+    s = await start_table(fake, make_bot)
     feed = feed_of(s)
-    try:
-        pid = feed.pid
-        assert pid is not None
-        nicer = min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICER)
-        for _ in range(600):  # it sets its own priority once its imports are done
-            if os.getpriority(os.PRIO_PROCESS, pid) == nicer:
-                break
-            await asyncio.sleep(0.1)
-        assert os.getpriority(os.PRIO_PROCESS, pid) == nicer
-        assert os.sched_getscheduler(pid) == os.SCHED_BATCH
-        await idle(s)
-    finally:
-        await s.bot.stop()
+    pid = feed.pid
+    assert pid is not None
+    nicer = min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICER)
+    for _ in range(600):  # it sets its own priority once its imports are done
+        if os.getpriority(os.PRIO_PROCESS, pid) == nicer:
+            break
+        await asyncio.sleep(0.1)
+    assert os.getpriority(os.PRIO_PROCESS, pid) == nicer
+    assert os.sched_getscheduler(pid) == os.SCHED_BATCH
+    await idle(s)
 
 
 def _children(pid: int) -> list[int]:
@@ -228,13 +223,7 @@ async def test_a_killed_bot_leaves_no_streams_process_behind(
     proc = BotProcess(fake, tmp_path / "spades.db", **app)
     await proc.start(fake)
     anna, boris = fake.add_user(601, "Анна"), fake.add_user(602, "Борис")
-    fake.add_group(GROUP, "Пики", members=[anna, boris], admins=[anna])
-    for u in (anna, boris):
-        await fake.start_bot(u)
-    await fake.send_text(anna, GROUP, "/newgame")
-    table = Table(fake, GROUP, [anna, boris])
-    await fake.wait_for(lambda: (m := table.find_table_message()) and m.buttons(), timeout=30)
-    await (await fake.press_button(anna, table.table_message(), text_contains="Начать")).answer()
+    await open_table(fake, GROUP, [anna], others=[boris])
     await fake.wait_for(
         lambda: bool(ms := hand_messages(fake, anna)) and web_app_url(ms[0]), timeout=30
     )
@@ -245,7 +234,7 @@ async def test_a_killed_bot_leaves_no_streams_process_behind(
         streams = _children(proc.proc.pid)
         assert len(streams) == 1
         async with Stream(page, table_of_url(url)) as stream:
-            assert (await asyncio.wait_for(stream.next(), 10))[0] == "state"
+            assert (await asyncio.wait_for(stream.next(), FIRST_EVENT))[0] == "state"
             proc.kill()
             for _ in range(600):  # a busy machine gives a niced process little
                 if not _alive(streams[0]):

@@ -4,24 +4,18 @@ the secret can post an update."""
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import aiohttp
 import pytest
 from fake_telegram import FakeTelegram
-from harness import InProcessBot, settings_for
+from fake_telegram.webapp import free_port
+from harness import InProcessBot, MakeBot, settings_for
 from test_table_flow import play_solo_game
 
 from bot.config import ConfigError, Settings, load_settings, webhook_secret
 
 GROUP = -1007777
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def webhook_settings(fake: FakeTelegram, tmp_path: Path, port: int) -> Settings:
@@ -34,77 +28,73 @@ def webhook_settings(fake: FakeTelegram, tmp_path: Path, port: int) -> Settings:
     )
 
 
-async def started_webhook_bot(fake: FakeTelegram, tmp_path: Path) -> tuple[Settings, InProcessBot]:
+async def started_webhook_bot(
+    fake: FakeTelegram, tmp_path: Path, make_bot: MakeBot
+) -> tuple[Settings, InProcessBot]:
     settings = webhook_settings(fake, tmp_path, free_port())
-    bot = InProcessBot(settings)
-    await bot.start(fake)
-    return settings, bot
+    return settings, await make_bot(settings)
 
 
 def polls(fake: FakeTelegram, after: int = 0) -> int:
     return sum(1 for c in fake.calls[after:] if c.method == "getUpdates")
 
 
-async def test_a_whole_game_over_the_webhook(fake: FakeTelegram, tmp_path: Path) -> None:
+async def test_a_whole_game_over_the_webhook(
+    fake: FakeTelegram, tmp_path: Path, make_bot: MakeBot
+) -> None:
     port = free_port()
     settings = webhook_settings(fake, tmp_path, port)
-    bot = InProcessBot(settings)
-    await bot.start(fake)
-    try:
-        assert fake.world.webhook == {
-            "url": f"http://127.0.0.1:{port}/telegram/updates",
-            "secret_token": webhook_secret(settings),
-        }
-        first = fake.world.next_update_id
-        await play_solo_game(fake)
-        await fake.wait_idle()
-        queued = fake.world.next_update_id - first - len(fake.world.filtered_updates)
-        assert queued >= 10
-        assert fake.webhook_deliveries == queued  # each update once, none left
-        assert not fake.world.updates
-        assert fake.webhook_failures == 0
-        assert polls(fake) == 0
-    finally:
-        await bot.stop()
+    await make_bot(settings)
+    assert fake.world.webhook == {
+        "url": f"http://127.0.0.1:{port}/telegram/updates",
+        "secret_token": webhook_secret(settings),
+    }
+    first = fake.world.next_update_id
+    await play_solo_game(fake)
+    await fake.wait_idle()
+    queued = fake.world.next_update_id - first - len(fake.world.filtered_updates)
+    assert queued >= 10
+    assert fake.webhook_deliveries == queued  # each update once, none left
+    assert not fake.world.updates
+    assert fake.webhook_failures == 0
+    assert polls(fake) == 0
 
 
-async def test_posts_without_the_secret_are_refused(fake: FakeTelegram, tmp_path: Path) -> None:
+async def test_posts_without_the_secret_are_refused(
+    fake: FakeTelegram, tmp_path: Path, make_bot: MakeBot
+) -> None:
     port = free_port()
-    bot = InProcessBot(webhook_settings(fake, tmp_path, port))
-    await bot.start(fake)
-    try:
-        user = fake.add_user(501, "Чужой")
-        fake.add_group(GROUP, "Стол", members=[user], admins=[user])
-        update = {
-            "update_id": 1,
-            "message": {
-                "message_id": 1,
-                "date": 1_800_000_000,
-                "chat": {"id": GROUP, "type": "group", "title": "Стол"},
-                "from": {"id": user.id, "is_bot": False, "first_name": user.first_name},
-                "text": "/newgame",
-                "entities": [{"type": "bot_command", "offset": 0, "length": 8}],
-            },
-        }
-        url = f"http://127.0.0.1:{port}/telegram/updates"
-        async with aiohttp.ClientSession() as http:
-            for headers in ({}, {"X-Telegram-Bot-Api-Secret-Token": "guess"}):
-                async with http.post(url, json=update, headers=headers) as response:
-                    assert response.status == 401
-        await fake.wait_idle()
-        assert fake.chat_messages(GROUP) == []
-        # The same command from Telegram itself is served.
-        await fake.send_text(user, GROUP, "/newgame")
-        await fake.wait_for(lambda: fake.chat_messages(GROUP))
-    finally:
-        await bot.stop()
+    await make_bot(webhook_settings(fake, tmp_path, port))
+    user = fake.add_user(501, "Чужой")
+    fake.add_group(GROUP, "Стол", members=[user], admins=[user])
+    update = {
+        "update_id": 1,
+        "message": {
+            "message_id": 1,
+            "date": 1_800_000_000,
+            "chat": {"id": GROUP, "type": "group", "title": "Стол"},
+            "from": {"id": user.id, "is_bot": False, "first_name": user.first_name},
+            "text": "/newgame",
+            "entities": [{"type": "bot_command", "offset": 0, "length": 8}],
+        },
+    }
+    url = f"http://127.0.0.1:{port}/telegram/updates"
+    async with aiohttp.ClientSession() as http:
+        for headers in ({}, {"X-Telegram-Bot-Api-Secret-Token": "guess"}):
+            async with http.post(url, json=update, headers=headers) as response:
+                assert response.status == 401
+    await fake.wait_idle()
+    assert fake.chat_messages(GROUP) == []
+    # The same command from Telegram itself is served.
+    await fake.send_text(user, GROUP, "/newgame")
+    await fake.wait_for(lambda: fake.chat_messages(GROUP))
 
 
 async def test_updates_wait_for_a_stopped_bot_then_polling_takes_over(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, tmp_path: Path, make_bot: MakeBot
 ) -> None:
     user = fake.add_user(502, "Терпеливый")
-    settings, bot = await started_webhook_bot(fake, tmp_path)
+    settings, bot = await started_webhook_bot(fake, tmp_path, make_bot)
     await fake.start_bot(user)
     await fake.wait_for(lambda: fake.sent_texts(user.id))
     greeted = len(fake.sent_texts(user.id))
@@ -119,35 +109,27 @@ async def test_updates_wait_for_a_stopped_bot_then_polling_takes_over(
 
     # Started with long polling, the bot removes the webhook and gets the update.
     after = len(fake.calls)
-    polling = InProcessBot(settings_for(fake, tmp_path / "spades.db"))
-    await polling.start(fake)
-    try:
-        assert fake.world.webhook is None
-        assert any(c.method == "deleteWebhook" for c in fake.calls[after:])
-        await fake.wait_for(lambda: len(fake.sent_texts(user.id)) > greeted)
-        assert not fake.world.updates
-    finally:
-        await polling.stop()
+    await make_bot()
+    assert fake.world.webhook is None
+    assert any(c.method == "deleteWebhook" for c in fake.calls[after:])
+    await fake.wait_for(lambda: len(fake.sent_texts(user.id)) > greeted)
+    assert not fake.world.updates
 
 
 async def test_a_restarted_webhook_bot_gets_what_came_meanwhile(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, tmp_path: Path, make_bot: MakeBot
 ) -> None:
     user = fake.add_user(503, "Вернувшийся")
-    settings, bot = await started_webhook_bot(fake, tmp_path)
+    settings, bot = await started_webhook_bot(fake, tmp_path, make_bot)
     await bot.stop()
     await fake.start_bot(user)
     await fake.wait_for(lambda: fake.webhook_failures >= 1)
     assert fake.sent_texts(user.id) == []
-    again = InProcessBot(settings)
-    await again.start(fake)
-    try:
-        await fake.wait_for(lambda: fake.sent_texts(user.id))
-        await fake.wait_idle()
-        assert fake.webhook_deliveries == 1
-        assert not fake.world.updates
-    finally:
-        await again.stop()
+    await make_bot(settings)
+    await fake.wait_for(lambda: fake.sent_texts(user.id))
+    await fake.wait_idle()
+    assert fake.webhook_deliveries == 1
+    assert not fake.world.updates
 
 
 def test_webhook_settings_are_checked() -> None:

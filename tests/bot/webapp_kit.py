@@ -9,6 +9,11 @@ from typing import Any
 import aiohttp
 from fake_telegram.webapp import free_port
 
+#: Seconds for a stream's first event: it may wait for the streams process to
+#: start (seconds of CPU for its imports, niced below the bot's, on a machine
+#: busy with other tests). Later events are the process's own work: 10 s.
+FIRST_EVENT = 60
+
 
 def app_settings() -> tuple[str, dict[str, Any]]:
     """The app's base address on a free local port, and the bot's settings for it."""

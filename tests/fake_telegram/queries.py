@@ -13,6 +13,9 @@ from .state import ServerState
 
 T = TypeVar("T")
 
+#: The longest ``wait_for`` goes without looking at its condition again.
+RECHECK = 0.05
+
 #: Which messages of a forum to read: a topic's thread id, "general" for
 #: those outside every topic, or None for the whole chat.
 Thread: TypeAlias = int | Literal["general"] | None
@@ -41,8 +44,11 @@ class Queries(ServerState):
         """Wait until ``predicate()`` is truthy and return its value.
 
         The predicate is re-checked whenever the bot calls the API or the
-        fake's state changes; on timeout an AssertionError shows the recent
-        calls, which is usually all one needs to see why.
+        fake's state changes, and every :data:`RECHECK` seconds besides: a
+        condition on something the fake does not see (the bot's database, a
+        process) is then noticed at once, not at the bot's next call (which
+        can be a long poll away). On timeout an AssertionError shows the
+        recent calls, which is usually all one needs to see why.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -56,7 +62,7 @@ class Queries(ServerState):
                 raise AssertionError(
                     f"timed out after {timeout}s waiting for {what}\n{self.dump_calls()}"
                 )
-            await self._wait_change(remaining)
+            await self._wait_change(min(remaining, RECHECK))
 
     async def wait_for_call(
         self,
