@@ -54,6 +54,7 @@ from bot.services.tables import TableService
 from bot.services.teach import TeachService
 from bot.services.timers import Timers
 from bot.storage.db import Database
+from bot.storage.migrations import apply_migrations
 from bot.tasks import cancel_and_wait
 from bot.webapp.server import TableApp
 
@@ -139,6 +140,11 @@ class App:
         try:
             me = await until_done("getMe", self.bot.me)  # cached: polling asks again
             self.db = await Database.open(s.database_path)
+            try:
+                await apply_migrations(self.db)
+            except BaseException:
+                await self.db.close()  # a schema newer than this code: let go of it
+                raise
         except BaseException:
             await self.bot.session.close()
             raise

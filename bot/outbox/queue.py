@@ -1,9 +1,10 @@
 """The queue's SQL: the ``outbox`` rows and the ``messages`` they remember.
 
 ``enqueue_*`` and :func:`forget_key` are written inside the caller's
-transaction (a move and its messages commit together). The rest runs on the
-database thread through ``Database.run``/``run_tx``: each function is one
-trip, several statements at once.
+transaction (a move and its messages commit together). Most of the rest are
+given to ``Database.run`` (reads from one snapshot) or ``run_tx`` (one short
+transaction each) and issue their statements through the ``Statements`` they
+get; a single read takes the ``Database``.
 
 Row statuses: ``pending`` until sent; then ``sent``, ``superseded`` (a newer
 put of the same key went out instead) or ``failed``. Only pending rows are
@@ -13,12 +14,11 @@ are pruned (see ``Outbox.prune``).
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from dataclasses import dataclass
 
 from bot.outbox.calls import DELETE, PUT, SEND, Markup, payload
-from bot.storage.db import Conn, defer
+from bot.storage.db import Args, Conn, Database, Statements, defer
 
 # -- queueing (inside the caller's transaction) -------------------------------
 
@@ -218,23 +218,23 @@ class Plan:
 _ROW_COLS = "id, chat_id, op, key, payload, not_before"
 
 
-def plan_rows(raw: sqlite3.Connection, head: Row, scan: int, now: float) -> Plan:
+async def plan_rows(st: Statements, head: Row, scan: int, now: float) -> Plan:
     """What to send for ``head``: the newest put of its key that may go now
     (looking at most ``scan`` rows ahead), and the message it edits."""
     message_id: int | None = None
     if head.key is not None and head.op in (PUT, DELETE):
-        known = raw.execute(
+        known = await st.fetchone(
             "SELECT chat_id, message_id FROM messages WHERE key = ?", (head.key,)
-        ).fetchone()
+        )
         if known is not None and known[0] == head.chat_id:
             message_id = int(known[1])
     if head.op != PUT:
         return Plan(head, [], message_id)
-    later = raw.execute(
+    later = await st.fetchall(
         "SELECT id, op, key, not_before FROM outbox"
         " WHERE chat_id = ? AND status = 'pending' AND id > ? ORDER BY id LIMIT ?",
         (head.chat_id, head.id, scan),
-    ).fetchall()
+    )
     superseded: list[int] = []
     target_id = head.id
     for row_id, op, key, not_before in later:
@@ -247,7 +247,7 @@ def plan_rows(raw: sqlite3.Connection, head: Row, scan: int, now: float) -> Plan
             break
     if target_id == head.id:
         return Plan(head, [], message_id)
-    row = raw.execute(f"SELECT {_ROW_COLS} FROM outbox WHERE id = ?", (target_id,)).fetchone()
+    row = await st.fetchone(f"SELECT {_ROW_COLS} FROM outbox WHERE id = ?", (target_id,))
     if row is None:
         return Plan(head, [], message_id)
     return Plan(Row(*row), superseded, message_id, head)
@@ -264,7 +264,7 @@ def deferrable(plan: Plan) -> bool:
     )
 
 
-def next_plan(raw: sqlite3.Connection, chat_id: int, scan: int, now: float) -> Plan | None:
+async def next_plan(st: Statements, chat_id: int, scan: int, now: float) -> Plan | None:
     """The chat's first pending row and what to send for it (None: nothing pending).
 
     A person waiting for an answer goes first: when the first rows only
@@ -272,177 +272,190 @@ def next_plan(raw: sqlite3.Connection, chat_id: int, scan: int, now: float) -> P
     edit soon replaced by the next), an answer queued behind them is sent
     before them. Nothing new overtakes anything new, so the chat's order
     stays as queued."""
-    row = raw.execute(
+    row = await st.fetchone(
         f"SELECT {_ROW_COLS} FROM outbox WHERE chat_id = ? AND status = 'pending'"
         " ORDER BY id LIMIT 1",
         (chat_id,),
-    ).fetchone()
+    )
     if row is None:
         return None
     head = Row(*row)
     if chat_id < 0 and head.op == PUT and not (head.key or "").startswith(ANSWER):
-        head = _answer_behind_edits(raw, head, scan, now) or head
-    return plan_rows(raw, head, scan, now)
+        head = await _answer_behind_edits(st, head, scan, now) or head
+    return await plan_rows(st, head, scan, now)
 
 
-def _answer_behind_edits(raw: sqlite3.Connection, head: Row, scan: int, now: float) -> Row | None:
+async def _answer_behind_edits(st: Statements, head: Row, scan: int, now: float) -> Row | None:
     """The first answer that only edits of shown messages (``head`` first) stand before."""
-    rows = raw.execute(
+    rows = await st.fetchall(
         "SELECT o.id, o.op, o.key, o.not_before, m.message_id FROM outbox o"
         " LEFT JOIN messages m ON m.key = o.key AND m.chat_id = o.chat_id"
         " WHERE o.chat_id = ? AND o.status = 'pending' AND o.id >= ? ORDER BY o.id LIMIT ?",
         (head.chat_id, head.id, scan),
-    ).fetchall()
+    )
     for row_id, op, key, not_before, shown in rows:
         if key is not None and key.startswith(ANSWER):
             if row_id == head.id or not_before > now:
                 return None
-            found = raw.execute(f"SELECT {_ROW_COLS} FROM outbox WHERE id = ?", (row_id,))
-            answer = found.fetchone()
+            answer = await st.fetchone(f"SELECT {_ROW_COLS} FROM outbox WHERE id = ?", (row_id,))
             return None if answer is None else Row(*answer)
         if op != PUT or shown is None:
             return None  # a new message, or a delete: nothing moves past it
     return None
 
 
-def pending_chats(raw: sqlite3.Connection) -> list[int]:
-    """Every chat with a pending row."""
-    rows = raw.execute("SELECT DISTINCT chat_id FROM outbox WHERE status = 'pending'")
+async def pending_chats(db: Database) -> list[int]:
+    """Every chat with a pending row (one read: no snapshot needed)."""
+    rows = await db.fetchall("SELECT DISTINCT chat_id FROM outbox WHERE status = 'pending'")
     return [int(chat_id) for (chat_id,) in rows]
 
 
-def any_pending(raw: sqlite3.Connection) -> bool:
-    return (
-        raw.execute("SELECT 1 FROM outbox WHERE status = 'pending' LIMIT 1").fetchone() is not None
-    )
+async def any_pending(db: Database) -> bool:
+    return await db.fetchone("SELECT 1 FROM outbox WHERE status = 'pending' LIMIT 1") is not None
 
 
 # -- finishing (each a short transaction) ------------------------------------
 
 
-def _mark_superseded(raw: sqlite3.Connection, ids: list[int]) -> int:
+async def _mark_superseded(st: Statements, ids: list[int]) -> int:
     if not ids:
         return 0
     marks = ",".join("?" * len(ids))
-    return raw.execute(
+    return await st.execute(
         f"UPDATE outbox SET status = 'superseded' WHERE status = 'pending' AND id IN ({marks})",
         ids,
-    ).rowcount
+    )
 
 
-def finish_rows(
-    raw: sqlite3.Connection, plan: Plan, message_id: int | None, forget: bool, scan: int
+async def finish_rows(
+    st: Statements, plan: Plan, message_id: int | None, forget: bool, scan: int
 ) -> tuple[int, Plan | None]:
     """The plan went out: mark it sent, remember (or, with ``forget``, drop) its
     message. Returns how many rows it superseded and the chat's next plan,
-    read in the same trip."""
+    read in the same transaction. (The writes nobody reads go at once.)"""
     row = plan.target
-    coalesced = _mark_superseded(raw, plan.superseded)
+    coalesced = await _mark_superseded(st, plan.superseded)
+    writes: list[tuple[str, Args]] = []
     if _one_off(row.key):  # nothing of a one-off edit is kept
-        raw.execute("DELETE FROM outbox WHERE id = ?", (row.id,))
+        writes.append(("DELETE FROM outbox WHERE id = ?", (row.id,)))
     else:
-        raw.execute(
-            "UPDATE outbox SET status = 'sent', attempts = attempts + 1, error = NULL WHERE id = ?",
-            (row.id,),
+        writes.append(
+            (
+                "UPDATE outbox SET status = 'sent', attempts = attempts + 1, error = NULL"
+                " WHERE id = ?",
+                (row.id,),
+            )
         )
     if (forget or _one_off(row.key)) and row.key is not None:
-        raw.execute("DELETE FROM messages WHERE key = ? AND chat_id = ?", (row.key, row.chat_id))
+        writes.append(
+            ("DELETE FROM messages WHERE key = ? AND chat_id = ?", (row.key, row.chat_id))
+        )
     elif row.key is not None and message_id is not None:
         if row.op == SEND:
-            _retire_replaced(raw, row.key, row.chat_id, message_id)
-        raw.execute(
-            "INSERT INTO messages(key, chat_id, message_id) VALUES (?, ?, ?)"
-            " ON CONFLICT(key) DO UPDATE SET chat_id = excluded.chat_id,"
-            " message_id = excluded.message_id",
-            (row.key, row.chat_id, message_id),
+            writes += await _retire_replaced(st, row.key, row.chat_id, message_id)
+        writes.append(
+            (
+                "INSERT INTO messages(key, chat_id, message_id) VALUES (?, ?, ?)"
+                " ON CONFLICT(key) DO UPDATE SET chat_id = excluded.chat_id,"
+                " message_id = excluded.message_id",
+                (row.key, row.chat_id, message_id),
+            )
         )
     if row.chat_id < 0 and message_id is not None and not forget:
         # The newest message in a group: how deep the table message is buried.
-        raw.execute(
-            "INSERT INTO group_tail(chat_id, message_id) VALUES (?, ?)"
-            " ON CONFLICT(chat_id) DO UPDATE SET message_id = MAX(message_id, excluded.message_id)",
-            (row.chat_id, message_id),
+        writes.append(
+            (
+                "INSERT INTO group_tail(chat_id, message_id) VALUES (?, ?) ON CONFLICT(chat_id)"
+                " DO UPDATE SET message_id = MAX(message_id, excluded.message_id)",
+                (row.chat_id, message_id),
+            )
         )
-    return coalesced, next_plan(raw, row.chat_id, scan, time.time())
+    await st.writes(writes)
+    return coalesced, await next_plan(st, row.chat_id, scan, time.time())
 
 
-def _retire_replaced(raw: sqlite3.Connection, key: str, chat_id: int, message_id: int) -> None:
+async def _retire_replaced(
+    st: Statements, key: str, chat_id: int, message_id: int
+) -> list[tuple[str, Args]]:
     """A key names one live message: a new message sent under a key whose
     earlier message in this chat is still remembered replaces it, and the
     earlier one is deleted (queued after the send). Two sends of one key can
     cross (a repost queued while the first send was on its way): this keeps
-    a table from ever showing two messages with live buttons."""
-    known = raw.execute("SELECT chat_id, message_id FROM messages WHERE key = ?", (key,)).fetchone()
+    a table from ever showing two messages with live buttons. The writes
+    that do it, to be made before the key's message is remembered anew."""
+    known = await st.fetchone("SELECT chat_id, message_id FROM messages WHERE key = ?", (key,))
     if known is None or known[0] != chat_id or known[1] == message_id:
-        return
+        return []
     one_off = f"{ONE_OFF}{chat_id}:{known[1]}"
-    raw.execute(
-        "INSERT INTO messages(key, chat_id, message_id) VALUES (?, ?, ?)"
-        " ON CONFLICT(key) DO NOTHING",
-        (one_off, chat_id, known[1]),
-    )
-    raw.execute(
-        "INSERT INTO outbox(chat_id, op, key, payload, not_before, created_at)"
-        " VALUES (?, ?, ?, '{}', 0, ?)",
-        (chat_id, DELETE, one_off, time.time()),
-    )
+    return [
+        (
+            "INSERT INTO messages(key, chat_id, message_id) VALUES (?, ?, ?)"
+            " ON CONFLICT(key) DO NOTHING",
+            (one_off, chat_id, known[1]),
+        ),
+        (
+            "INSERT INTO outbox(chat_id, op, key, payload, not_before, created_at)"
+            " VALUES (?, ?, ?, '{}', 0, ?)",
+            (chat_id, DELETE, one_off, time.time()),
+        ),
+    ]
 
 
-def fail_rows(raw: sqlite3.Connection, plan: Plan, description: str) -> None:
+async def fail_rows(st: Statements, plan: Plan, description: str) -> None:
     """The plan's row failed for good (and the puts it replaced with it)."""
-    _mark_superseded(raw, plan.superseded)
-    raw.execute(
+    await _mark_superseded(st, plan.superseded)
+    await st.execute(
         "UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ? WHERE id = ?",
         (description[:500], plan.target.id),
     )
 
 
-def fail_chat(raw: sqlite3.Connection, chat_id: int, description: str, before: float) -> int:
+async def fail_chat(st: Statements, chat_id: int, description: str, before: float) -> int:
     """Every pending row of a chat that could not be written to at ``before``
     (a ``time.time()``) fails; returns how many."""
-    return raw.execute(
+    return await st.execute(
         "UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?"
         " WHERE chat_id = ? AND status = 'pending' AND created_at <= ?",
         (description[:500], chat_id, before),
-    ).rowcount
+    )
 
 
-def fail_topic(
-    raw: sqlite3.Connection, chat_id: int, thread: int, description: str, before: float
+async def fail_topic(
+    st: Statements, chat_id: int, thread: int, description: str, before: float
 ) -> int:
     """Every pending row for a forum topic that refused messages at ``before``
     fails (edits of its messages included: the topic is closed or gone)."""
-    return raw.execute(
+    return await st.execute(
         "UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?"
         " WHERE chat_id = ? AND status = 'pending' AND created_at <= ?"
         " AND json_extract(payload, '$.thread') = ?",
         (description[:500], chat_id, before, thread),
-    ).rowcount
+    )
 
 
-def note_error(raw: sqlite3.Connection, row_id: int, description: str) -> None:
+async def note_error(st: Statements, row_id: int, description: str) -> None:
     """A failed attempt that will be retried."""
-    raw.execute(
+    await st.execute(
         "UPDATE outbox SET attempts = attempts + 1, error = ? WHERE id = ?",
         (description[:500], row_id),
     )
 
 
-def forget_lost(raw: sqlite3.Connection, key: str | None, message_id: int) -> None:
+async def forget_lost(st: Statements, key: str | None, message_id: int) -> None:
     """The remembered message is gone: the key's next put sends a new one."""
-    raw.execute("DELETE FROM messages WHERE key = ? AND message_id = ?", (key, message_id))
+    await st.execute("DELETE FROM messages WHERE key = ? AND message_id = ?", (key, message_id))
 
 
-def move_chat(raw: sqlite3.Connection, old: int, new: int) -> None:
+async def move_chat(st: Statements, old: int, new: int) -> None:
     """A group became a supergroup: its pending rows go along; the messages it
     remembers in the old chat are forgotten (they cannot be edited through the
     new id), so the next put of a key sends its message in the new chat, once.
     Told twice of one move (the refusal, then the service message), the second
     finds nothing of the old chat left."""
-    raw.execute(
+    await st.execute(
         "UPDATE outbox SET chat_id = ? WHERE chat_id = ? AND status = 'pending'", (new, old)
     )
-    raw.execute("DELETE FROM messages WHERE chat_id = ?", (old,))
+    await st.execute("DELETE FROM messages WHERE chat_id = ?", (old,))
 
 
 # -- pruning -------------------------------------------------------------------
@@ -452,8 +465,8 @@ Mark = tuple[float, int]
 START: Mark = (float("-inf"), 0)
 
 
-def prune_step(
-    raw: sqlite3.Connection, after: Mark, before: float, failed_before: float, limit: int
+async def prune_step(
+    st: Statements, after: Mark, before: float, failed_before: float, limit: int
 ) -> tuple[int, Mark | None]:
     """Look at the next ``limit`` rows queued after ``after`` and before
     ``before``, oldest first, and delete the finished ones: sent and
@@ -464,11 +477,11 @@ def prune_step(
     (pending, failed and younger) are passed over, not looked at again and
     again by every step.
     """
-    rows = raw.execute(
+    rows = await st.fetchall(
         "SELECT id, created_at, status FROM outbox"
         " WHERE (created_at, id) > (?, ?) AND created_at < ? ORDER BY created_at, id LIMIT ?",
         (*after, before, limit),
-    ).fetchall()
+    )
     ids = [
         row_id
         for row_id, created_at, status in rows
@@ -476,7 +489,7 @@ def prune_step(
     ]
     if ids:
         marks = ",".join("?" * len(ids))
-        raw.execute(f"DELETE FROM outbox WHERE id IN ({marks})", ids)
+        await st.execute(f"DELETE FROM outbox WHERE id IN ({marks})", ids)
     if len(rows) < limit:
         return len(ids), None
     last_id, last_created, _ = rows[-1]

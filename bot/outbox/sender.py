@@ -221,7 +221,7 @@ class Outbox:
         deadline = loop.time() + timeout
         while True:
             if not self._workers:
-                pending = await self._db.run(queue.any_pending)
+                pending = await queue.any_pending(self._db)
                 if not pending and not self._workers:
                     return
                 if pending:
@@ -272,7 +272,7 @@ class Outbox:
     # -- scheduling ------------------------------------------------------
 
     async def _schedule(self) -> None:
-        for chat_id in await self._db.run(queue.pending_chats):
+        for chat_id in await queue.pending_chats(self._db):
             if chat_id not in self._workers:
                 task = asyncio.create_task(self._work(chat_id), name=f"outbox-{chat_id}")
                 self._workers[chat_id] = task

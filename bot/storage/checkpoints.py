@@ -5,14 +5,15 @@ SQLite's default is that the connection whose commit takes the WAL past
 ``fsync`` of each file, and every transaction queued behind it waits (under
 load a group commit of a dozen moves). So the writer does not checkpoint
 (``wal_autocheckpoint=0``); :class:`Checkpoints` does, every ``every``
-seconds, on a connection and a thread of its own. A PASSIVE checkpoint
-takes no lock a writer needs: the writer goes on appending meanwhile.
+seconds, on an aiosqlite connection (and so a thread) of its own. A PASSIVE
+checkpoint takes no lock a writer needs: the writer goes on appending
+meanwhile.
 
 The WAL starts over from its beginning only when a transaction begins with
 every page of it already copied. With writes arriving all the time a
 checkpoint beside them almost never ends in such a gap, and the file would
 grow for ever; so once the WAL holds ``restart_pages``, right after a pass
-(so that little is left), the rest is copied on the writer's own thread
+(so that little is left), the rest is copied on the writing connection
 between two transactions (:meth:`Database.between_writes`): one short pause
 in place of a long one every 1,000 pages.
 """
@@ -25,7 +26,9 @@ import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import NamedTuple
 
-from bot.storage.threads import Worker
+import aiosqlite
+
+from bot.storage.statements import Statements
 
 log = logging.getLogger(__name__)
 
@@ -38,13 +41,10 @@ class Pass(NamedTuple):
     copied: int  # of those, in the database file now
 
 
-def checkpoint(raw: sqlite3.Connection) -> Pass:
-    """One PASSIVE checkpoint on ``raw``: copies what no reader still needs, waits for nobody."""
-    cur = raw.execute("PRAGMA wal_checkpoint(PASSIVE)")
-    try:
-        row = cur.fetchone()
-    finally:
-        cur.close()
+async def checkpoint(st: Statements) -> Pass:
+    """One PASSIVE checkpoint: copies what no reader still needs, waits for nobody."""
+    row = await st.fetchone("PRAGMA wal_checkpoint(PASSIVE)")
+    assert row is not None
     return Pass(int(row[0]), int(row[1]), int(row[2]))
 
 
@@ -53,13 +53,14 @@ class Checkpoints:
 
     def __init__(
         self,
-        worker: Worker,
-        between_writes: Callable[[Callable[[sqlite3.Connection], Pass]], Awaitable[Pass]],
+        connection: aiosqlite.Connection,
+        between_writes: Callable[[Callable[[Statements], Awaitable[Pass]]], Awaitable[Pass]],
         *,
         every: float = 0.5,
         restart_pages: int = 4096,
     ) -> None:
-        self._worker = worker
+        self._connection = connection
+        self._st = Statements(connection)
         self._between_writes = between_writes
         self.every = every
         self.restart_pages = restart_pages
@@ -68,7 +69,7 @@ class Checkpoints:
     async def once(self) -> Pass:
         """A pass beside the writer, then the rest between its transactions if
         the WAL is long enough to start over."""
-        done = await self._worker.run(checkpoint)
+        done = await checkpoint(self._st)
         if done.pages >= self.restart_pages:
             done = await self._between_writes(checkpoint)
         return done
@@ -96,4 +97,4 @@ class Checkpoints:
         try:
             await asyncio.wait([loop])
         finally:
-            await self._worker.close()
+            await self._connection.close()

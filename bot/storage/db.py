@@ -1,6 +1,8 @@
-"""SQLite for the whole bot: one writing connection and one reading connection,
-each on a thread of its own (``threads.py``), with serialised transactions and
-group commit; a third copies the WAL into the database file (``checkpoints.py``).
+"""SQLite for the whole bot, through aiosqlite: one writing connection, with
+serialised transactions and group commit; two reading connections; a fourth
+copies the WAL into the database file (``checkpoints.py``). Each aiosqlite
+connection runs its statements, in the order they are asked for, on a thread
+of its own.
 
 Durability: WAL mode with ``synchronous=NORMAL``. A ``COMMIT`` returns once
 the transaction is in the WAL file (the operating system's page cache), so
@@ -8,15 +10,24 @@ killing the process, even with ``kill -9``, loses nothing; only a power cut
 can lose the last few commits. ``synchronous="FULL"`` (:meth:`Database.open`)
 trades speed for that too.
 
-Concurrency: coroutines share one writing connection. A transaction of
-several trips (:meth:`Database.tx` whose body reads) holds an
-``asyncio.Lock``, taken only at its first trip (writes nobody reads,
-:func:`defer`, go with that trip); a transaction that only writes needs no
-lock and goes as one trip of the group commit (:meth:`Database._group`).
-Reads outside transactions use the reading connection. Another *process*
-holding the write lock is waited out for up to ``lock_wait`` seconds, and
+Concurrency: coroutines share the writing connection, and an ``asyncio.Lock``
+keeps its transactions apart: a transaction is several awaited statements
+between ``BEGIN IMMEDIATE`` and ``COMMIT``, and whoever holds the lock owns
+the connection until the ``COMMIT``. :meth:`Database.tx` takes the lock only
+at its first statement whose result it awaits (writes nobody reads,
+:func:`defer`, wait until then); one that only writes never takes it in its
+body: its writes go, at its end, into the next group commit
+(:meth:`Database._group`): the transactions that come together share one
+``BEGIN IMMEDIATE`` … ``COMMIT``, each still whole or not at all. Reads
+outside transactions use a reading connection, which in WAL mode sees every
+committed transaction and needs no lock; :meth:`Database.run` reads from one
+snapshot on a reading connection of its own. Another *process* holding the
+write lock is waited out for up to ``lock_wait`` seconds.
+
 :meth:`Database.open` takes the one-process-per-database lock
-(``process_lock.py``). Why it is built so: docs/architecture.md.
+(``process_lock.py``) and sets the pragmas; the schema is brought up to date
+by the caller (``migrations.apply_migrations``, which the app runs at start).
+Why it is built so: docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -24,19 +35,32 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+import aiosqlite
+
 from bot.storage.checkpoints import Checkpoints
-from bot.storage.migrations import apply_migrations
 from bot.storage.process_lock import ProcessLock, database_file
-from bot.storage.threads import Worker, connector
+from bot.storage.statements import Args, Statements
+
+__all__ = [
+    "Args",
+    "Conn",
+    "Database",
+    "DatabaseBusyError",
+    "Statements",
+    "defer",
+    "statement",
+]
 
 log = logging.getLogger(__name__)
+# aiosqlite logs every statement with its arguments at DEBUG: message texts
+# and hands, which the bot never logs, whatever LOG_LEVEL says.
+logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
-Args = Sequence[Any] | Mapping[str, Any]
 T = TypeVar("T")
 
 _BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
@@ -53,140 +77,32 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
     return "locked" in str(exc) or "busy" in str(exc)
 
 
-# --------------------------------------------- run on the writer's thread
-class _FailedInTx(Exception):
-    """An error raised after ``BEGIN`` succeeded: the transaction is open, no retry."""
-
-    def __init__(self, exc: BaseException) -> None:
-        super().__init__(exc)
-        self.exc = exc
+def _closed_error() -> sqlite3.ProgrammingError:
+    return sqlite3.ProgrammingError("Cannot operate on a closed database.")
 
 
 Pending = list[tuple[str, Args]]
 
 
-def _execute(raw: sqlite3.Connection, sql: str, args: Args = ()) -> None:
-    raw.execute(sql, args).close()
-
-
-def _run_pending(raw: sqlite3.Connection, pending: Pending) -> None:
-    for sql, args in pending:
-        raw.execute(sql, args).close()
-
-
-def _after_pending(
-    raw: sqlite3.Connection, pending: Pending, fn: Callable[..., T], args: tuple[Any, ...]
-) -> T:
-    _run_pending(raw, pending)
-    return fn(raw, *args)
-
-
-def _begin_then(
-    raw: sqlite3.Connection, pending: Pending, fn: Callable[..., T], args: tuple[Any, ...]
-) -> T:
-    """``BEGIN IMMEDIATE`` (a busy database raises here, before anything is
-    done, so it can be retried), the deferred writes, then ``fn``."""
-    raw.execute("BEGIN IMMEDIATE")
-    try:
-        return _after_pending(raw, pending, fn, args)
-    except BaseException as exc:
-        raise _FailedInTx(exc) from None
-
-
-def _flush_and_commit(raw: sqlite3.Connection, pending: Pending) -> bool:
-    """The deferred writes, then COMMIT; False if only the COMMIT found the database busy."""
-    _run_pending(raw, pending)
-    try:
-        raw.execute("COMMIT")
-    except sqlite3.OperationalError as exc:
-        if _is_busy(exc):
-            return False
-        raise
-    return True
-
-
-def _rollback(raw: sqlite3.Connection) -> None:
-    # The statement may already have ended the transaction (or the commit went
-    # through before its caller was cancelled): then there is nothing to undo.
-    if raw.in_transaction:
-        raw.execute("ROLLBACK")
-
-
-def _run_statement(raw: sqlite3.Connection, sql: str, args: Args) -> tuple[int, int]:
-    cur = raw.execute(sql, args)
-    try:
-        return cur.lastrowid or 0, cur.rowcount
-    finally:
-        cur.close()
-
-
-def _fetchall(raw: sqlite3.Connection, sql: str, args: Args) -> list[sqlite3.Row]:
-    cur = raw.execute(sql, args)
-    try:
-        rows: list[sqlite3.Row] = cur.fetchall()
-        return rows
-    finally:
-        cur.close()
-
-
-def _fetchone(raw: sqlite3.Connection, sql: str, args: Args) -> sqlite3.Row | None:
-    cur = raw.execute(sql, args)
-    try:
-        row: sqlite3.Row | None = cur.fetchone()
-        return row
-    finally:
-        cur.close()
-
-
-def _in_group(
-    raw: sqlite3.Connection, items: list[tuple[Callable[..., Any], tuple[Any, ...]]]
-) -> list[tuple[bool, Any]]:
-    """Several transactions in one: each in its own savepoint, one COMMIT.
-
-    A busy ``BEGIN`` or ``COMMIT`` raises (with everything undone), so the
-    whole group can be retried.
-    """
-    raw.execute("BEGIN IMMEDIATE")
-    outcomes: list[tuple[bool, Any]] = []
-    try:
-        for fn, args in items:
-            raw.execute("SAVEPOINT one")
-            try:
-                outcomes.append((True, fn(raw, *args)))
-            except Exception as exc:
-                raw.execute("ROLLBACK TO one")
-                outcomes.append((False, exc))
-            raw.execute("RELEASE one")
-        raw.execute("COMMIT")
-    except BaseException:
-        if raw.in_transaction:
-            raw.execute("ROLLBACK")
-        raise
-    return outcomes
-
-
-def _in_read_tx(raw: sqlite3.Connection, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
-    """Several reads from one snapshot (a deferred read transaction)."""
-    raw.execute("BEGIN")
-    try:
-        return fn(raw, *args)
-    finally:
-        raw.execute("COMMIT")
+async def _write_all(st: Statements, pending: Pending) -> None:
+    """A write-only transaction's writes, in the group commit."""
+    await st.writes(pending)
 
 
 # ------------------------------------------------------- the transaction
 class Conn:
     """One transaction of :meth:`Database.tx`: what its body may do.
 
-    It starts for real at its first trip to the database thread (a statement
-    whose result is awaited): the lock is taken and ``BEGIN IMMEDIATE`` goes
-    out together with the deferred writes and that statement. Up to then
-    nothing of it is in the database, so its isolation is that of a
-    transaction begun at that first trip. A transaction that only defers
-    writes never takes the lock: its writes go through the group commit.
+    It starts for real at its first statement whose result is awaited: the
+    database lock is taken, ``BEGIN IMMEDIATE`` goes out, then the deferred
+    writes (all at once) and that statement. Up to then nothing of it is in
+    the database, so its isolation is that of a transaction begun at that
+    point. A transaction that only defers writes never takes the lock in its
+    body: its writes go through the group commit. A deferred write that fails
+    fails the transaction: it cannot commit any more.
     """
 
-    __slots__ = ("_db", "_deferred", "_locked", "_begun", "_ended")
+    __slots__ = ("_db", "_deferred", "_locked", "_begun", "_ended", "_failed")
 
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -194,14 +110,15 @@ class Conn:
         self._locked = False  # holds the database lock (and maybe an open transaction)
         self._begun = False  # BEGIN certainly went through
         self._ended = False
+        self._failed = False  # a deferred write failed
 
     async def execute(self, sql: str, args: Args = ()) -> int:
         """Run one statement now (after the deferred writes); the rows it changed."""
-        return (await self._run(_run_statement, sql, args))[1]
+        return await (await self._ready()).execute(sql, args)
 
     async def fetchone(self, sql: str, args: Args = ()) -> sqlite3.Row | None:
         """The first row of a query; it sees this transaction's own writes."""
-        return await self._run(_fetchone, sql, args)
+        return await (await self._ready()).fetchone(sql, args)
 
     def _defer(self, sql: str, args: Args) -> None:
         self._check_open()
@@ -210,93 +127,133 @@ class Conn:
     def _check_open(self) -> None:
         if self._ended:
             raise RuntimeError("this transaction has ended: use the conn of a new db.tx()")
+        if self._failed:
+            raise RuntimeError("a deferred write of this transaction failed: it can only roll back")
 
-    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(raw_connection, *args)`` on the writer's thread after the
-        deferred writes; the first such trip takes the lock and begins."""
-        self._check_open()
+    async def _send_deferred(self, st: Statements) -> None:
         pending, self._deferred = self._deferred, []
+        if pending:
+            try:
+                await st.writes(pending)
+            except BaseException:
+                self._failed = True
+                raise
+
+    async def _ready(self) -> Statements:
+        """The writing connection with this transaction open on it and the
+        deferred writes sent; the first call takes the lock and begins."""
+        self._check_open()
         db = self._db
-        if self._begun:
-            return await db._writer.run(_after_pending, pending, fn, args)
-        await db._lock.acquire()
-        self._locked = True
-        db._owner = asyncio.current_task()
-        try:
-            result: T = await db._retry_busy(lambda: db._writer.run(_begin_then, pending, fn, args))
-        except _FailedInTx as failed:
+        if not self._locked:
+            db._check_open()
+            await db._lock.acquire()
+            self._locked = True
+            db._owner = asyncio.current_task()
+            db._check_open()
+        if not self._begun:
+            await db._begin()
             self._begun = True
-            raise failed.exc from None
-        self._begun = True
-        return result
+        await self._send_deferred(db._w)
+        return db._w
 
     async def _commit(self) -> None:
-        """A transaction that only wrote is one trip of the group commit and needs no lock."""
-        pending, self._deferred = self._deferred, []
-        self._ended = True
+        """A transaction that only wrote is a part of the group commit and needs no lock."""
+        self._check_open()
         db = self._db
-        if not self._begun:
+        if not self._locked:
+            pending, self._deferred = self._deferred, []
+            self._ended = True
             if pending:
-                await db._group(_run_pending, pending)
+                await db._group(_write_all, pending)
             return
-        if not await db._writer.run(_flush_and_commit, pending):
-            await db._retry_busy(lambda: db._writer.run(_execute, "COMMIT"))
+        if not self._begun:  # the body went on past a failed BEGIN
+            await db._begin()
+            self._begun = True
+        await self._send_deferred(db._w)
+        self._ended = True
+        await db._commit()
 
     async def _abandon(self) -> None:
         """The body (or the commit) failed: undo whatever reached the database."""
         self._deferred = []
         self._ended = True
+        self._failed = False
         if self._locked:
-            # Also when unsure whether BEGIN went through (cancelled mid-trip).
+            # Also when unsure whether BEGIN went through (cancelled on its way):
+            # the ROLLBACK runs after it on the connection's thread.
             try:
-                await self._db._writer.run(_rollback)
+                await self._db._w.end()
             except sqlite3.Error:
                 log.exception("ROLLBACK failed")
+            except ValueError:  # aiosqlite's connection is closed: nothing is open
+                pass
 
 
 async def defer(conn: Conn, sql: str, args: Args = ()) -> None:
-    """A write of the caller's transaction whose outcome nobody reads: sent with
-    the transaction's next trip to the database thread instead of one of its own."""
+    """A write of the caller's transaction whose outcome nobody reads: sent
+    with the transaction's next statement (or at its end) instead of now."""
     conn._defer(sql, args)
 
 
 async def statement(conn: Conn, sql: str, args: Args = ()) -> tuple[int, int]:
     """One statement of the caller's transaction, now: ``(lastrowid or 0, rowcount)``."""
-    return await conn._run(_run_statement, sql, args)
+    return await (await conn._ready()).statement(sql, args)
 
 
 # ------------------------------------------------------------ the database
-_Item = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
+_Item = tuple[Callable[..., Awaitable[Any]], tuple[Any, ...], "asyncio.Future[Any]"]
+
+
+async def _connect(path: str, busy_timeout_ms: int, pragmas: Sequence[str]) -> aiosqlite.Connection:
+    """An aiosqlite connection (its thread started) in autocommit mode, rows as
+    ``sqlite3.Row``, with ``pragmas`` set."""
+    conn = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
+    try:
+        conn.row_factory = sqlite3.Row
+        for pragma in (f"PRAGMA busy_timeout={int(busy_timeout_ms)}", *pragmas):
+            await conn.execute_fetchall(pragma)
+    except BaseException:
+        conn.stop()
+        raise
+    return conn
 
 
 class Database:
-    """A serialised, retrying front to one writing connection (and a reading one)."""
+    """A serialised, retrying front to one writing connection (and reading ones)."""
 
     def __init__(
         self,
-        writer: Worker,
+        writer: aiosqlite.Connection,
+        cursor: aiosqlite.Cursor,
         path: str,
         *,
         lock_wait: float = 30.0,
-        reader: Worker | None = None,
         process_lock: ProcessLock | None = None,
     ) -> None:
-        """Wrap open connections; use :meth:`open` instead, it also locks, sets pragmas and migrates."""
+        """Wrap an open writing connection and its cursor; use :meth:`open`
+        instead, it also locks, sets pragmas and opens the other connections."""
         self._writer = writer
-        # Without a reader (an in-memory database) reads share the writer and its lock.
-        self._reader = reader
+        self._cursor = cursor  # the writer's own, used by the holder of the lock
+        self._w = Statements(writer, cursor)
+        # Without readers (an in-memory database) reads share the writer and its lock.
+        self._reader: aiosqlite.Connection | None = None
+        self._r: Statements | None = None
+        # Database.run's reads from one snapshot, one run at a time.
+        self._snapshots: aiosqlite.Connection | None = None
+        self._s: Statements | None = None
+        self._snapshot_lock = asyncio.Lock()
         self._process_lock = process_lock
         self.path = path
         self.lock_wait = lock_wait
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
         self._in_tx: set[asyncio.Task[Any] | None] = set()  # tasks inside db.tx()
-        self._batch: list[_Item] = []  # one-trip transactions waiting for the next trip
-        # One future per trip, done when it is: what reads wait for.
+        self._batch: list[_Item] = []  # one-piece transactions waiting for the next group
+        # One future per group commit, done when it is: what reads wait for.
         self._batch_done: asyncio.Future[None] | None = None
         self._inflight_done: asyncio.Future[None] | None = None
         self._flusher: asyncio.Task[None] | None = None
-        # A file's WAL is copied into it off the writer's thread (checkpoints.py).
+        # A file's WAL is copied into it beside the writer (checkpoints.py).
         self.checkpoints: Checkpoints | None = None
         self._closed = False
 
@@ -308,11 +265,11 @@ class Database:
         busy_timeout_ms: int = 5000,
         lock_wait: float = 30.0,
         synchronous: str = "NORMAL",
-        migrate: bool = True,
         checkpoint_every: float = 0.5,
     ) -> Database:
         """Lock (:class:`DatabaseInUseError` if another process has it), open
-        (creating if needed) the database file, set pragmas and apply migrations."""
+        (creating if needed) the database file and set the pragmas. The schema
+        is the caller's: ``await apply_migrations(db)`` (bot/storage/migrations.py)."""
         path = str(path)
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"bad synchronous mode {synchronous!r}")
@@ -320,47 +277,39 @@ class Database:
         if file is not None and not path.startswith("file:"):
             file.parent.mkdir(parents=True, exist_ok=True)
         process_lock = ProcessLock.take(file, path) if file is not None else None
-        connect = connector(path, busy_timeout_ms / 1000)
-        workers: list[Worker] = []
+        per_connection = (f"PRAGMA synchronous={synchronous.upper()}", "PRAGMA foreign_keys=ON")
+        opened: list[aiosqlite.Connection] = []
         try:
-            writer = await Worker.start("sqlite-writer", connect)
-            workers.append(writer)
-            db = cls(writer, path, lock_wait=lock_wait, process_lock=process_lock)
-            await writer.run(_execute, f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-            mode = await db._retry_busy(
-                lambda: writer.run(_fetchone, "PRAGMA journal_mode=WAL", ())
+            writer = await _connect(path, busy_timeout_ms, ())
+            opened.append(writer)
+            db = cls(
+                writer, await writer.cursor(), path, lock_wait=lock_wait, process_lock=process_lock
             )
+            mode = await db._retry_busy(lambda: db._w.fetchone("PRAGMA journal_mode=WAL"))
             if mode is None or str(mode[0]).lower() != "wal":
                 log.warning(
                     "SQLite journal_mode is %s, not WAL (database %s)", mode and mode[0], path
                 )
-            per_connection = (f"PRAGMA synchronous={synchronous.upper()}", "PRAGMA foreign_keys=ON")
             for pragma in per_connection:
-                await writer.run(_execute, pragma)
-            if migrate:
-                await apply_migrations(db)
+                await db._w.execute(pragma)
             if file is not None:
-                reader = await Worker.start("sqlite-reader", connect)
-                workers.append(reader)
-                for pragma in (
-                    f"PRAGMA busy_timeout={int(busy_timeout_ms)}",
-                    *per_connection,
-                    "PRAGMA query_only=1",
-                ):
-                    await reader.run(_execute, pragma)
-                db._reader = reader
-                checkpointer = await Worker.start("sqlite-checkpointer", connect)
-                workers.append(checkpointer)
-                for pragma in (f"PRAGMA busy_timeout={int(busy_timeout_ms)}", *per_connection):
-                    await checkpointer.run(_execute, pragma)
-                await writer.run(_execute, "PRAGMA wal_autocheckpoint=0")
+                reading = (*per_connection, "PRAGMA query_only=1")
+                db._reader = await _connect(path, busy_timeout_ms, reading)
+                opened.append(db._reader)
+                db._r = Statements(db._reader)
+                db._snapshots = await _connect(path, busy_timeout_ms, reading)
+                opened.append(db._snapshots)
+                db._s = Statements(db._snapshots)
+                checkpointer = await _connect(path, busy_timeout_ms, per_connection)
+                opened.append(checkpointer)
+                await db._w.execute("PRAGMA wal_autocheckpoint=0")
                 db.checkpoints = Checkpoints(
                     checkpointer, db.between_writes, every=checkpoint_every
                 )
                 db.checkpoints.start()
         except BaseException:
-            for worker in workers:
-                worker.stop()
+            for conn in opened:
+                conn.stop()  # closes the connection and ends its thread
             if process_lock is not None:
                 process_lock.release()
             raise
@@ -385,6 +334,20 @@ class Database:
                 log.warning("database is locked by another process; retrying in %.2f s", delay)
                 await asyncio.sleep(min(delay, max(0.0, deadline - loop.time())))
                 delay = min(delay * 2, 1.0)
+
+    async def _begin(self) -> None:
+        """``BEGIN IMMEDIATE`` on the writer (the lock held): a busy database
+        raises here, before anything is done, so it is waited out."""
+        await self._retry_busy(lambda: self._w.plain("BEGIN IMMEDIATE"))
+
+    async def _commit(self) -> None:
+        """``COMMIT`` (the lock held); one that finds the database busy keeps
+        the transaction open and is tried again."""
+        await self._retry_busy(lambda: self._w.plain("COMMIT"))
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise _closed_error()
 
     def _check_reentry(self) -> asyncio.Task[Any] | None:
         task = asyncio.current_task()
@@ -431,28 +394,29 @@ class Database:
 
     async def execute(self, sql: str, args: Args = ()) -> int:
         """Run one write statement in its own transaction; returns the affected row count."""
-        return await self.run_tx(lambda raw: _run_statement(raw, sql, args)[1])
+        return await self.run_tx(_execute_one, sql, args)
 
-    async def run_tx(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(raw_sqlite3_connection, *args)`` inside ``BEGIN IMMEDIATE … COMMIT``,
-        all on the database thread in one trip (rolled back if ``fn`` raises).
+    async def run_tx(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """``await fn(statements, *args)`` inside ``BEGIN IMMEDIATE … COMMIT``
+        on the writing connection (rolled back alone if ``fn`` raises).
 
-        For short bookkeeping transactions with no ``await`` inside (the
-        outbox's); waits out another process's lock like :meth:`tx`.
+        For short bookkeeping transactions (the outbox's, the inbox's): ``fn``
+        issues its statements through :class:`Statements` and changes nothing
+        but the database (it may run twice: :meth:`_in_group`). It goes in the
+        group commit and waits out another process's lock like :meth:`tx`.
         """
         self._check_reentry()
         return await self._group(fn, *args)
 
-    async def _group(self, fn: Callable[..., T], *args: Any) -> T:
-        """A whole transaction in one trip to the database thread (group commit).
+    async def _group(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """A transaction of one piece, in the next group commit.
 
-        The thread runs trips one after the other, so such a transaction
-        needs no lock of its own; it only waits while a transaction of several
-        trips (which holds the lock) is open on the connection. Transactions
-        that come while a trip is under way go together in the next one, each
-        in a savepoint of its own: one that fails is undone alone, and the
-        rest share a single ``COMMIT``.
+        Transactions that come while a group is under way go together in the
+        next one: one ``BEGIN IMMEDIATE``, each in turn, one ``COMMIT``, all
+        under the database lock; one that fails is undone alone
+        (:meth:`_in_group`).
         """
+        self._check_open()
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         if self._batch_done is None:
@@ -483,18 +447,14 @@ class Database:
             _settle(done)
 
     async def _flush(self, batch: list[_Item]) -> None:
-        """One group-commit trip; each caller learns its own outcome."""
+        """One group commit; each caller learns its own outcome."""
         batch = [item for item in batch if not item[2].done()]  # callers cancelled
         if not batch:
             return
-        items = [(fn, args) for fn, args, _ in batch]
-
-        async def attempt() -> list[tuple[bool, Any]]:
-            await self._unlocked()
-            return await self._writer.run(_in_group, items)
-
         try:
-            outcomes = await self._retry_busy(attempt)
+            async with self._locked():
+                self._check_open()
+                outcomes = await self._in_group(batch)
         except BaseException as exc:
             for _, _, future in batch:
                 if not future.done():
@@ -502,7 +462,8 @@ class Database:
             if isinstance(exc, asyncio.CancelledError):
                 raise
             return
-        for (_, _, future), (ok, value) in zip(batch, outcomes, strict=True):
+        for i, (ok, value) in outcomes.items():
+            future = batch[i][2]
             if future.done():
                 continue
             if ok:
@@ -510,80 +471,212 @@ class Database:
             else:
                 future.set_exception(value)
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(raw_sqlite3_connection, *args)`` outside any transaction, in one hop
-        (several reads at once)."""
-        return await self._read(_in_read_tx, fn, args)
+    async def _in_group(self, batch: list[_Item]) -> dict[int, tuple[bool, Any]]:
+        """Several transactions in one (the lock held): ``BEGIN IMMEDIATE``,
+        each in turn, one ``COMMIT``; the outcome of each, by its place.
+
+        One that fails undoes the whole pass: it alone is told its error, and
+        the others go again without it, in a new pass (so no savepoints: each
+        would cost two more statements, and failures are rare). A function
+        given to :meth:`run_tx` may so run more than once; it changes nothing
+        but the database. An error outside the functions undoes them all.
+        """
+        w = self._w
+        outcomes: dict[int, tuple[bool, Any]] = {}
+        while True:
+            # (Callers cancelled meanwhile are left out.)
+            todo = [i for i, it in enumerate(batch) if i not in outcomes and not it[2].done()]
+            if not todo:
+                return outcomes
+            done: list[tuple[int, Any]] = []
+            failed: tuple[int, BaseException] | None = None
+            try:
+                # Inside the try: a BEGIN whose caller was cancelled still runs,
+                # and the ROLLBACK below runs after it.
+                await self._begin()
+                at = 0
+                while at < len(todo) and failed is None:
+                    # Transactions that are only statements (write-only ones,
+                    # db.execute's), one after another, go at once.
+                    plain: list[tuple[int, _Plain]] = []
+                    while at < len(todo) and (found := _plain(batch[todo[at]])) is not None:
+                        plain.append((todo[at], found))
+                        at += 1
+                    if plain:
+                        went, failed = await _burst_of(w, plain)
+                        done += went
+                        continue
+                    i = todo[at]
+                    at += 1
+                    fn, args, _ = batch[i]
+                    try:
+                        done.append((i, await fn(w, *args)))
+                    except Exception as exc:
+                        failed = (i, exc)
+                if failed is None:
+                    await self._commit()
+                else:
+                    await w.end()
+            except BaseException:
+                try:
+                    await w.end()
+                except (sqlite3.Error, ValueError):
+                    log.exception("ROLLBACK failed")
+                raise
+            if failed is None:
+                outcomes.update((i, (True, value)) for i, value in done)
+                return outcomes
+            outcomes[failed[0]] = (False, failed[1])
+
+    async def run(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """``await fn(statements, *args)`` outside any transaction: several
+        reads from one snapshot (a read transaction on a reading connection)."""
+        if self._s is None:
+            return await self._read(fn, *args)
+        self._check_reentry()
+        await self._writes_settled()
+        return await self._retry_busy(lambda: self._snapshot(fn, args))
+
+    async def _snapshot(self, fn: Callable[..., Awaitable[T]], args: tuple[Any, ...]) -> T:
+        st = self._s
+        assert st is not None
+        async with self._snapshot_lock:
+            self._check_open()
+            # BEGIN goes with the first read: one wait for both.
+            st.ahead("BEGIN")
+            try:
+                return await fn(st, *args)
+            finally:
+                await st.end("COMMIT")  # after the BEGIN, also when its caller was cancelled
 
     async def fetchone(self, sql: str, args: Args = ()) -> sqlite3.Row | None:
         """Run one query outside any transaction and return its first row."""
-        return await self._read(_fetchone, sql, args)
+        return await self._read(Statements.fetchone, sql, args)
 
     async def fetchall(self, sql: str, args: Args = ()) -> list[sqlite3.Row]:
         """Run one query outside any transaction and return all rows."""
-        return await self._read(_fetchall, sql, args)
+        return await self._read(Statements.fetchall, sql, args)
 
-    async def _read(self, fn: Callable[..., T], *args: Any) -> T:
-        if self._reader is None:
+    async def _read(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        self._check_open()
+        if self._r is None:
             async with self._locked():
-                return await self._writer.run(fn, *args)
+                self._check_open()
+                return await fn(self._w, *args)
         self._check_reentry()
         await self._writes_settled()
-        reader = self._reader
-        return await self._retry_busy(lambda: reader.run(fn, *args))
+        self._check_open()
+        reader = self._r
+        return await self._retry_busy(lambda: fn(reader, *args))
 
-    async def between_writes(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """``fn(the writing connection)`` with no transaction open on it: after
-        the trips already sent and before any other (checkpoints.py copies the
-        WAL's last pages so, where no write can come in between)."""
+    async def between_writes(self, fn: Callable[[Statements], Awaitable[T]]) -> T:
+        """``await fn(the writing connection)`` with no transaction open on it:
+        after the transactions already under way and before any other
+        (checkpoints.py copies the WAL's last pages so, where no write can come
+        in between)."""
         async with self._locked():
-            return await self._writer.run(fn)
+            self._check_open()
+            return await fn(self._w)
 
     async def _writes_settled(self) -> None:
         """Wait for the transactions that were committing when this read was
         asked for: a read sees whatever was written before it. (A transaction
-        still in its body has written nothing yet; one of several trips holds
-        the lock, and the read waits for that too.)"""
+        still in its body has written nothing yet; one that holds the lock
+        may have, and the read waits for it too.)"""
         waits = [f for f in (self._inflight_done, self._batch_done) if f is not None]
         if waits:
             await asyncio.wait(waits)
         await self._unlocked()
 
     async def _unlocked(self) -> None:
-        """Wait until no transaction of several trips holds the connection."""
+        """Wait until no transaction holds the writing connection."""
         while self._lock.locked():
             async with self._lock:
                 pass
 
     async def close(self) -> None:
         """Wait for the running transactions, checkpoint the WAL, close the
-        connections and let another process have the database."""
+        connections (their threads end) and let another process have the database."""
         flusher = self._flusher
         if flusher is not None and not flusher.done():
             await asyncio.wait([flusher])
         if self.checkpoints is not None:
             await self.checkpoints.close()
-        async with self._locked():
+        async with self._locked(), self._snapshot_lock:
             if self._closed:
                 return
             self._closed = True
+            left = [c for c in (self._writer, self._reader, self._snapshots) if c is not None]
             try:
                 try:
-                    await self._writer.run(_execute, "PRAGMA wal_checkpoint(TRUNCATE)")
+                    await self._w.fetchone("PRAGMA wal_checkpoint(TRUNCATE)")
                 except sqlite3.Error:
                     log.warning("WAL checkpoint on close failed", exc_info=True)
-                await self._writer.close()
-                if self._reader is not None:
-                    await self._reader.close()
+                await self._cursor.close()
+                while left:
+                    await left[0].close()  # after what was asked of it before
+                    left.pop(0)
             finally:
-                self._writer.stop()
-                if self._reader is not None:
-                    self._reader.stop()
+                for conn in left:
+                    conn.stop()  # closes it and ends its thread, without waiting
                 if self._process_lock is not None:
                     self._process_lock.release()
 
 
+# A transaction of the group commit that is only statements: them, and how
+# its outcome is read from theirs (None, the rows changed, or -1).
+_Plain = tuple[Pending, str]
+_DML = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+
+
+async def _execute_one(st: Statements, sql: str, args: Args) -> int:
+    return await st.execute(sql, args)
+
+
+def _plain(item: _Item) -> _Plain | None:
+    fn, args, _ = item
+    if fn is _write_all:
+        return args[0], "none"
+    if fn is _execute_one:
+        sql, params = args
+        if _counts_rows(sql):  # its rowcount, as sqlite3 gives it, asked for with it
+            return [(sql, params), ("SELECT changes()", ())], "changes"
+        return [(sql, params)], "uncounted"
+    return None
+
+
+def _counts_rows(sql: str) -> bool:
+    """Whether sqlite3 counts the rows ``sql`` changes (its rowcount, else -1):
+    INSERT, UPDATE, DELETE or REPLACE first, after blanks and comments."""
+    rest = sql.lstrip()
+    while rest.startswith(("--", "/*")):
+        rest = rest.partition("\n" if rest.startswith("--") else "*/")[2].lstrip()
+    return rest[:7].upper().startswith(_DML)
+
+
+async def _burst_of(
+    st: Statements, items: list[tuple[int, _Plain]]
+) -> tuple[list[tuple[int, int | None]], tuple[int, BaseException] | None]:
+    """The statements of several transactions at once: the outcomes of those
+    before the first that failed, and that one with its error."""
+    outcomes = await st.burst([s for _, (pending, _) in items for s in pending])
+    done: list[tuple[int, int | None]] = []
+    at = 0
+    for i, (pending, kind) in items:
+        mine, at = outcomes[at : at + len(pending)], at + len(pending)
+        rows: list[list[sqlite3.Row]] = []
+        for outcome in mine:
+            if isinstance(outcome, BaseException):
+                return done, (i, outcome)
+            rows.append(outcome)
+        if kind == "none":
+            done.append((i, None))
+        else:
+            done.append((i, int(rows[-1][0][0]) if kind == "changes" else -1))
+    return done, None
+
+
 def _settle(done: asyncio.Future[None] | None) -> None:
-    """Wake the reads waiting for a group-commit trip (ended or never to run)."""
+    """Wake the reads waiting for a group commit (ended or never to run)."""
     if done is not None and not done.done():
         done.set_result(None)

@@ -4,6 +4,9 @@ Migration *n* (1-based) is applied in one transaction that also sets
 ``user_version = n``, so a crash mid-migration leaves the previous version
 intact and a restart simply applies what is missing. Never edit a released
 migration: append a new one.
+
+The app applies them at its start, right after ``Database.open`` (which only
+opens the database): :func:`apply_migrations`.
 """
 
 from __future__ import annotations
@@ -11,14 +14,12 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from bot.storage.db import Conn, Database
+from bot.storage.db import Conn, Database
 
 log = logging.getLogger(__name__)
 
-Step = str | Callable[["Conn"], Awaitable[None]]
+Step = str | Callable[[Conn], Awaitable[None]]
 
 _M1: tuple[Step, ...] = (
     """

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
+
+from bot.storage.statements import Statements
 
 _FORGET_USER = (
     "DELETE FROM users WHERE user_id=?",
@@ -20,7 +21,7 @@ _FORGET_USER = (
 )
 
 
-def erase_user(raw: sqlite3.Connection, user_id: int, forms: list[str], replacement: str) -> None:
+async def erase_user(st: Statements, user_id: int, forms: list[str], replacement: str) -> None:
     """Erase a person (``db.run_tx``): their rows go, finished games keep
     results without them, and no queued or kept message text names them.
 
@@ -32,19 +33,22 @@ def erase_user(raw: sqlite3.Connection, user_id: int, forms: list[str], replacem
     form is looked for as JSON writes it, and replaced in the decoded text.
     """
     for sql in _FORGET_USER:
-        raw.execute(sql, (user_id,) * sql.count("?"))
-    raw.execute("DELETE FROM outbox WHERE status != 'pending'")
+        await st.execute(sql, (user_id,) * sql.count("?"))
+    await st.execute("DELETE FROM outbox WHERE status != 'pending'")
     ids: set[int] = set()
     for form in forms:
         encoded = json.dumps(form, ensure_ascii=False)[1:-1]
         ids.update(
             r[0]
-            for r in raw.execute("SELECT id FROM outbox WHERE instr(payload, ?) > 0", (encoded,))
+            for r in await st.fetchall(
+                "SELECT id FROM outbox WHERE instr(payload, ?) > 0", (encoded,)
+            )
         )
     for row_id in sorted(ids):
-        (payload,) = raw.execute("SELECT payload FROM outbox WHERE id=?", (row_id,)).fetchone()
-        data = _without(json.loads(payload), forms, replacement)
-        raw.execute(
+        found = await st.fetchone("SELECT payload FROM outbox WHERE id=?", (row_id,))
+        assert found is not None
+        data = _without(json.loads(found[0]), forms, replacement)
+        await st.execute(
             "UPDATE outbox SET payload=? WHERE id=?",
             (json.dumps(data, ensure_ascii=False, separators=(",", ":")), row_id),
         )

@@ -18,6 +18,7 @@ from harness import InProcessBot, MakeBot, settings_for
 from bot.clock import Clock, FakeClock
 from bot.config import Settings
 from bot.storage import Database
+from bot.storage.migrations import apply_migrations
 
 
 @pytest.fixture
@@ -28,8 +29,9 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def db(db_path: Path) -> AsyncIterator[Database]:
-    """The database opened (and migrated) at ``db_path``."""
+    """The database opened (and migrated, as the app does at start) at ``db_path``."""
     database = await Database.open(db_path)
+    await apply_migrations(database)
     yield database
     await database.close()
 

@@ -12,7 +12,7 @@ from harness import MakeBot, count
 
 from bot import polling
 from bot.polling import prune_inbox
-from bot.storage import Database, inbox
+from bot.storage import Database, Statements, inbox
 
 
 async def fill(db: Database, old: int, recent: int, unhandled: int) -> None:
@@ -22,8 +22,8 @@ async def fill(db: Database, old: int, recent: int, unhandled: int) -> None:
     await db.run_tx(inbox.store, rows)
     await db.run_tx(inbox.done, list(range(old + recent)))
 
-    def age(raw, ids: list[int]) -> None:
-        raw.executemany(
+    async def age(st: Statements, ids: list[int]) -> None:
+        await st.executemany(
             "UPDATE inbox SET done_at = ? WHERE update_id = ?",
             [(now - inbox.KEEP_DONE - 60, i) for i in ids],
         )
@@ -51,8 +51,8 @@ async def test_pruning_the_inbox_takes_every_old_row_in_chunks(
     chunks: list[int] = []
     real = inbox.prune
 
-    def counted(raw, now=None, limit=inbox.PRUNE_CHUNK):  # type: ignore[no-untyped-def]
-        n = real(raw, now, limit)
+    async def counted(st, now=None, limit=inbox.PRUNE_CHUNK):  # type: ignore[no-untyped-def]
+        n = await real(st, now, limit)
         chunks.append(n)
         return n
 

@@ -18,12 +18,14 @@ from fake_telegram import FakeTelegram
 from harness import ROOT, BotProcess
 
 from bot.storage import Database, DatabaseInUseError
+from bot.storage.migrations import apply_migrations
 
 
 async def test_a_second_open_of_the_same_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "spades.db"
     first = await Database.open(path)
     try:
+        await apply_migrations(first)
         try:
             await Database.open(path)
         except DatabaseInUseError as e:

@@ -25,6 +25,7 @@ from bot.outbox import (
     forget_key,
 )
 from bot.storage import Database
+from bot.storage.migrations import apply_migrations
 from bot.views.keyboard import button
 from bot.views.keyboard import keyboard as build_keyboard
 
@@ -572,6 +573,7 @@ async def test_pending_rows_survive_restart(
 ) -> None:
     path = tmp_path / "spades.db"
     db = await Database.open(path)
+    await apply_migrations(db)
     async with db.tx() as conn:
         await enqueue_send(conn, GROUP, "one")
         await enqueue_put(conn, GROUP, "table:1", "two")
@@ -647,6 +649,7 @@ class CountingDatabase(Database):
 @pytest.fixture
 async def counting_db(tmp_path: Path) -> AsyncIterator[CountingDatabase]:
     database = await CountingDatabase.open(tmp_path / "spades.db")
+    await apply_migrations(database)
     database.deleted = []
     yield database
     await database.close()

@@ -12,7 +12,7 @@ import pytest
 from fake_telegram import FakeTelegram
 from harness import ROOT, BotProcess, MakeBot, count, open_table, play_moves
 
-from bot.storage import inbox
+from bot.storage import Statements, inbox
 from engine import Game
 from engine.rules import Rules
 
@@ -115,11 +115,11 @@ async def test_an_update_the_inbox_failed_to_keep_is_kept_later_and_handled_once
     real_store = inbox.store
     failures: list[str] = []
 
-    def store_failing_once(raw: sqlite3.Connection, rows: list[tuple[int, str]]) -> None:
+    async def store_failing_once(st: Statements, rows: list[tuple[int, str]]) -> None:
         if not failures and any("/help" in body for _, body in rows):
             failures.append("disk I/O error")
             raise sqlite3.OperationalError("disk I/O error")
-        real_store(raw, rows)
+        await real_store(st, rows)
 
     anna = fake.add_user(333, "Анна")
     bot = await make_bot()

@@ -11,11 +11,11 @@ import textwrap
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
+from harness import MakeBot
 
-from bot.storage import Database, DatabaseBusyError
+from bot.storage import Database, DatabaseBusyError, Statements
 from bot.storage.db import defer
 from bot.storage.migrations import MIGRATIONS, apply_migrations
 
@@ -81,9 +81,28 @@ async def test_open_creates_missing_directory(tmp_path: Path) -> None:
     assert (tmp_path / "data" / "nested" / "spades.db").exists()
 
 
+async def test_open_leaves_the_schema_to_the_migrations(tmp_path: Path) -> None:
+    """Database.open only opens: the app migrates (bot/app.py), so storage
+    needs nothing of migrations.py."""
+    db = await Database.open(tmp_path / "spades.db")
+    try:
+        assert await _scalar(db, "PRAGMA user_version") == 0
+        assert await db.fetchall("SELECT name FROM sqlite_master") == []
+        assert await apply_migrations(db) == len(MIGRATIONS)
+        assert {name for name, _ in await _schema(db)} >= TABLES
+    finally:
+        await db.close()
+    code = "import sys, bot.storage.db; sys.exit('bot.storage.migrations' in sys.modules)"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", code, cwd=Path(__file__).resolve().parents[2]
+    )
+    assert await proc.wait() == 0
+
+
 async def test_migrations_idempotent_on_restart(tmp_path: Path) -> None:
     path = tmp_path / "spades.db"
     db = await Database.open(path)
+    await apply_migrations(db)
     await db.execute("INSERT INTO users(user_id, first_name, updated_at) VALUES (7, 'Ann', 0)")
     schema = await _schema(db)
     assert await apply_migrations(db) == len(MIGRATIONS)
@@ -91,6 +110,7 @@ async def test_migrations_idempotent_on_restart(tmp_path: Path) -> None:
 
     db = await Database.open(path)
     try:
+        assert await apply_migrations(db) == len(MIGRATIONS)
         assert await _schema(db) == schema
         assert await _scalar(db, "PRAGMA user_version") == len(MIGRATIONS)
         assert await _scalar(db, "SELECT first_name FROM users WHERE user_id = 7") == "Ann"
@@ -120,7 +140,7 @@ async def _columns(db: Database, table: str) -> list[str]:
 async def test_the_never_written_state_json_column_is_dropped(tmp_path: Path) -> None:
     """A database made before migration 6 loses ``games.state_json`` and keeps its games."""
     path = tmp_path / "spades.db"
-    db = await Database.open(path, migrate=False)
+    db = await Database.open(path)
     assert await apply_migrations(db, MIGRATIONS[:5]) == 5
     assert "state_json" in await _columns(db, "games")
     now = time.time()
@@ -139,6 +159,7 @@ async def test_the_never_written_state_json_column_is_dropped(tmp_path: Path) ->
 
     db = await Database.open(path)
     try:
+        assert await apply_migrations(db) == len(MIGRATIONS)
         assert await _scalar(db, "PRAGMA user_version") == len(MIGRATIONS)
         columns = await _columns(db, "games")
         assert "state_json" not in columns and "totals_json" in columns
@@ -147,16 +168,29 @@ async def test_the_never_written_state_json_column_is_dropped(tmp_path: Path) ->
         await db.close()
 
 
-async def test_newer_schema_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "spades.db"
+async def test_newer_schema_is_refused(db_path: Path, make_bot: MakeBot) -> None:
+    path = db_path
     db = await Database.open(path)
+    await apply_migrations(db)
     await db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 5}")
-    await db.close()
     with pytest.raises(RuntimeError, match="newer"):
-        await Database.open(path)
-    # The refused open let go of the database (its lock, its threads).
-    db = await Database.open(path, migrate=False)
+        await apply_migrations(db)
     await db.close()
+    # The bot refuses to start on it, and lets go of the database (its lock, its threads).
+    await _no_connection_threads()
+    with pytest.raises(RuntimeError, match="newer"):
+        await make_bot()
+    await _no_connection_threads()
+    db = await Database.open(path)
+    await db.close()
+
+
+async def _no_connection_threads() -> None:
+    """Wait (5 s at most) until no thread of an aiosqlite connection is left
+    (they are named after the function they run)."""
+    async with asyncio.timeout(5):
+        while any("connection_worker" in t.name for t in threading.enumerate()):
+            await asyncio.sleep(0.01)
 
 
 async def test_tx_commits_and_rolls_back(db: Database) -> None:
@@ -246,23 +280,24 @@ async def test_deferred_writes_land_in_order_with_the_commit(db: Database) -> No
     assert row is not None and tuple(row) == ("Ann", "ann")
 
 
-async def test_a_transaction_that_only_writes_is_one_trip(
-    db: Database, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A move only writes: all of it goes to the database thread at once, at the commit."""
-    trips: list[object] = []
-    run = db._writer.run
+async def _traced(db: Database) -> list[str]:
+    """Every statement the writing connection runs from now on, as it runs them."""
+    sent: list[str] = []
+    await db._writer.set_trace_callback(sent.append)
+    return sent
 
-    def counting(fn: Any, *args: Any) -> Any:
-        trips.append(fn)
-        return run(fn, *args)
 
-    monkeypatch.setattr(db._writer, "run", counting)
+async def test_a_transaction_that_only_writes_goes_whole_at_its_end(db: Database) -> None:
+    """A move only writes: nothing of it reaches the database, and it holds no
+    lock, until its end; then it goes in one piece (the group commit's)."""
+    sent = await _traced(db)
     async with db.tx() as conn:
         for uid in range(5):
             await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (?, 0)", (uid,))
-        assert trips == []
-    assert len(trips) == 1
+        await asyncio.sleep(0.05)
+        assert sent == [] and not db._lock.locked()
+    await db._writer.set_trace_callback(None)
+    assert [s.split()[0] for s in sent] == ["BEGIN", *["INSERT"] * 5, "COMMIT"], sent
     assert await _scalar(db, "SELECT count(*) FROM users") == 5
 
 
@@ -277,6 +312,23 @@ async def test_deferred_write_failing_at_commit_rolls_back_everything(db: Databa
     assert [tuple(r) for r in rows] == [(1, "")]
 
 
+async def test_a_failed_deferred_write_fails_its_transaction(db: Database) -> None:
+    """Deferred writes go all at once: when one fails, its transaction cannot
+    commit the others, even if its body goes on."""
+    await db.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)")
+    with pytest.raises(RuntimeError, match="deferred write"):
+        async with db.tx() as conn:
+            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (2, 0)")
+            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (1, 0)")  # dup
+            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (3, 0)")
+            with pytest.raises(sqlite3.IntegrityError):
+                await conn.fetchone("SELECT count(*) FROM users")
+            await conn.execute("UPDATE users SET first_name = 'X'")
+    rows = await db.fetchall("SELECT user_id, first_name FROM users ORDER BY user_id")
+    assert [tuple(r) for r in rows] == [(1, "")]
+    assert await db.execute("INSERT INTO users(user_id, updated_at) VALUES (2, 0)") == 1
+
+
 async def test_group_commit_keeps_each_transaction_whole(db: Database) -> None:
     """Many one-trip transactions at once share trips; one that fails is undone
     alone and only its caller sees the error."""
@@ -284,16 +336,90 @@ async def test_group_commit_keeps_each_transaction_whole(db: Database) -> None:
 
     async def write(uid: int) -> None:
         async with db.tx() as conn:
-            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (?, 0)", (uid,))
             await defer(conn, "UPDATE users SET updated_at = updated_at + 1 WHERE user_id = 1")
+            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (?, 0)", (uid,))
 
-    uids = [100 + i for i in range(40)] + [1]  # the last one collides: fails alone
+    # Two collide (one among the others, one last): each fails alone.
+    uids = [100 + i for i in range(20)] + [1] + [120 + i for i in range(20)] + [1]
+    sent = await _traced(db)
     results = await asyncio.gather(*(write(u) for u in uids), return_exceptions=True)
-    assert all(r is None for r in results[:-1])
-    assert isinstance(results[-1], sqlite3.IntegrityError)
+    await db._writer.set_trace_callback(None)
+    # Together: far fewer transactions than callers.
+    assert sum(s == "BEGIN IMMEDIATE" for s in sent) < len(uids) / 4, sent
+    failed = [i for i, r in enumerate(results) if r is not None]
+    assert failed == [20, 41], results
+    assert all(isinstance(results[i], sqlite3.IntegrityError) for i in failed)
     assert await _scalar(db, "SELECT count(*) FROM users") == 41
-    # The failed transaction's UPDATE was undone with its INSERT.
+    # The failed transactions' UPDATEs were undone with their INSERTs.
     assert await _scalar(db, "SELECT updated_at FROM users WHERE user_id = 1") == 40
+
+
+async def test_execute_in_a_group_counts_its_own_rows(db: Database) -> None:
+    """db.execute's statements go at once with those of others; each learns
+    the rows its own statement changed, as sqlite3's rowcount says (-1: one
+    that changes none by nature)."""
+    assert (
+        await db.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0), (2, 0), (3, 0)")
+        == 3
+    )
+    counts = await asyncio.gather(
+        db.execute("UPDATE users SET updated_at = 1 WHERE user_id <= 1"),
+        db.execute("UPDATE users SET updated_at = 2 WHERE user_id <= 2"),
+        db.execute("UPDATE users SET updated_at = 3 WHERE user_id <= 3"),
+        db.execute("UPDATE users SET updated_at = 4 WHERE user_id > 3"),
+        db.execute("CREATE TABLE extra(x INTEGER)"),
+        db.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)"),  # a duplicate
+        db.execute("  -- a comment\n  DELETE FROM users WHERE user_id = 3"),
+        return_exceptions=True,
+    )
+    assert counts[:5] == [1, 2, 3, 0, -1] and counts[6] == 1, counts
+    assert isinstance(counts[5], sqlite3.IntegrityError)
+    rows = await db.fetchall("SELECT user_id, updated_at FROM users ORDER BY user_id")
+    assert [tuple(r) for r in rows] == [(1, 3), (2, 3)]
+
+
+async def test_run_tx_functions_share_a_group_and_fail_alone(db: Database) -> None:
+    """Functions given to run_tx (they read as they write) go together with
+    write-only transactions; one that raises is undone alone, after its writes."""
+
+    async def add(st: Statements, uid: int) -> int:
+        await st.execute("INSERT INTO users(user_id, updated_at) VALUES (?, 0)", (uid,))
+        row = await st.fetchone("SELECT count(*) FROM users")
+        assert row is not None
+        if uid == 13:
+            raise ValueError("unlucky")
+        return int(row[0])
+
+    async def write(uid: int) -> None:
+        async with db.tx() as conn:
+            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (?, 0)", (uid,))
+
+    results = await asyncio.gather(
+        *(db.run_tx(add, uid) if uid % 2 else write(uid) for uid in range(1, 21)),
+        return_exceptions=True,
+    )
+    assert isinstance(results[12], ValueError)
+    # In the order asked for: each saw those before it, less the one undone.
+    counts = {uid: results[uid - 1] for uid in range(1, 21, 2) if uid != 13}
+    assert counts == {uid: uid if uid < 13 else uid - 1 for uid in counts}, results
+    rows = await db.fetchall("SELECT user_id FROM users ORDER BY user_id")
+    assert [r[0] for r in rows] == [u for u in range(1, 21) if u != 13]
+
+
+async def test_run_reads_from_one_snapshot(db: Database) -> None:
+    """db.run's reads all see the database as it was at the first of them,
+    whatever commits meanwhile; a read after it sees the commit."""
+    await db.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)")
+
+    async def twice(st: Statements) -> tuple[int, int]:
+        first = await st.fetchone("SELECT count(*) FROM users")
+        await db.execute("INSERT INTO users(user_id, updated_at) VALUES (2, 0)")
+        second = await st.fetchone("SELECT count(*) FROM users")
+        assert first is not None and second is not None
+        return int(first[0]), int(second[0])
+
+    assert await db.run(twice) == (1, 1)
+    assert await _scalar(db, "SELECT count(*) FROM users") == 2
 
 
 async def test_a_read_never_overtakes_a_committing_transaction(db: Database) -> None:
@@ -343,6 +469,7 @@ async def test_waits_out_external_write_lock_with_retries(tmp_path: Path) -> Non
     # A short busy_timeout forces our own retry loop to do the waiting.
     db = await Database.open(path, busy_timeout_ms=100)
     try:
+        await apply_migrations(db)
         holder = await _hold_write_lock(path, 2.0)
         started = time.monotonic()
         async with db.tx() as conn:
@@ -360,6 +487,7 @@ async def test_waits_out_external_write_lock_default_settings(tmp_path: Path) ->
     path = tmp_path / "spades.db"
     db = await Database.open(path)
     try:
+        await apply_migrations(db)
         holder = await _hold_write_lock(path, 2.0)
         assert await db.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)") == 1
         assert await holder.wait() == 0
@@ -371,6 +499,7 @@ async def test_gives_up_after_lock_wait(tmp_path: Path) -> None:
     path = tmp_path / "spades.db"
     db = await Database.open(path, busy_timeout_ms=50, lock_wait=0.5)
     try:
+        await apply_migrations(db)
         holder = await _hold_write_lock(path, 2.0)
         with pytest.raises(DatabaseBusyError):
             async with db.tx() as conn:
@@ -406,6 +535,7 @@ async def test_committed_tx_survives_kill_9(tmp_path: Path) -> None:
     )
     # actions.game_id references games: create the game first.
     db = await Database.open(path)
+    await apply_migrations(db)
     now = time.time()
     async with db.tx() as conn:
         await conn.execute(
@@ -450,6 +580,7 @@ async def test_close_ends_the_threads_and_later_use_fails(tmp_path: Path) -> Non
     before = set(threading.enumerate())
     for _ in range(3):
         db = await Database.open(tmp_path / "spades.db")
+        await apply_migrations(db)
         await db.execute(
             "INSERT INTO users(user_id, updated_at) VALUES (1, 0) ON CONFLICT DO NOTHING"
         )
