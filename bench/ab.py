@@ -39,7 +39,6 @@ MOVES = re.compile(r"= ([\d.]+) moves/s")
 LATENCY = re.compile(r"p50 ([\d.]+) ms, p90 [\d.]+ ms, p99 ([\d.]+) ms")
 PER_MOVE = re.compile(r"([\d.]+) ms per move;")
 LOOP = re.compile(r"event-loop thread (\d+) %")
-STREAMS = re.compile(r"streams process \d+ % \(([\d.]+) ms per move\)")
 FAKE = re.compile(r"fake Telegram \+ people \d+ % \(([\d.]+) ms per move\)")
 WAITS = re.compile(
     r"waited for a core: bot ([\d.]+) ms per move .*fake Telegram \+ people ([\d.]+) ms per move"
@@ -53,7 +52,6 @@ class Figures:
     p99: float
     cpu_ms: float  # the bot's CPU per move
     loop: float  # the bot's event-loop thread, % of a core
-    streams_ms: float  # the Mini App's streams process's CPU per move
     # The fake Telegram's and the people's CPU per move: about the same work
     # on both sides, so it shows the machine's speed at the time of the run.
     fake_ms: float
@@ -83,7 +81,6 @@ def run(options: list[str], latencies: list[float]) -> Figures:
         p99=first(LATENCY, 2),
         cpu_ms=first(PER_MOVE),
         loop=first(LOOP),
-        streams_ms=first(STREAMS),
         fake_ms=first(FAKE),
         bot_wait_ms=first(WAITS, 1),
         fake_wait_ms=first(WAITS, 2),
@@ -94,7 +91,7 @@ def line(name: str, f: Figures) -> str:
     return (
         f"{name}: {f.moves:6.1f} moves/s, p50 {f.p50:6.1f} ms, p99 {f.p99:6.1f} ms,"
         f" bot {f.cpu_ms:.2f} ms CPU per move, loop {f.loop:.0f} %,"
-        f" streams {f.streams_ms:.2f} ms per move, fake Telegram {f.fake_ms:.2f} ms per move;"
+        f" fake Telegram {f.fake_ms:.2f} ms per move;"
         f" waited for a core: bot {f.bot_wait_ms:.2f}, fake {f.fake_wait_ms:.2f} ms per move"
     )
 

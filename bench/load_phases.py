@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bench.app_clients import AppClients
 from bench.database import count_actions
-from bench.machine import cpu_seconds, rss_kib, streams_cpu, waited
+from bench.machine import cpu_seconds, rss_kib, waited
 from bench.people import People
 from bench.stats import percentile
 
@@ -35,7 +35,6 @@ class Phase:
     seconds: float
     moves: int
     bot_cpu: float
-    streams_cpu: float
     bot_wait: float  # seconds the bot's threads were ready but had no core
     own_wait: float  # the same for this process (the fake Telegram, the people)
 
@@ -100,7 +99,6 @@ async def run_phases(
             await app.ready(30)  # not counted: the window waits for the pages
         gc.freeze()
         moves0, cpu0 = count_actions(db), cpu_seconds(pid)
-        streams0 = streams_cpu(pid)
         wait0, own_wait0 = waited(pid), waited("self")
         t0 = time.perf_counter()
         people.phase = i
@@ -115,7 +113,7 @@ async def run_phases(
         elapsed = time.perf_counter() - t0
         moves, cpu = count_actions(db) - moves0, cpu_seconds(pid) - cpu0
         waits = waited(pid) - wait0, waited("self") - own_wait0
-        phases.append(Phase(kind, elapsed, moves, cpu, streams_cpu(pid) - streams0, *waits))
+        phases.append(Phase(kind, elapsed, moves, cpu, *waits))
         samples.append(rss_kib(pid))
     return phases
 
@@ -144,7 +142,6 @@ def phases_report(
         return (
             moves / sum(p.seconds for p in mine),
             sum(p.bot_cpu for p in mine) / moves * 1000,
-            sum(p.streams_cpu for p in mine) / moves * 1000,
             sum(p.bot_wait for p in mine) / moves * 1000,
             sum(p.own_wait for p in mine) / moves * 1000,
             percentile(lat, 0.5) * 1000,
@@ -162,15 +159,14 @@ def phases_report(
     names = (
         "moves/s",
         "bot CPU per move (ms)",
-        "streams process per move (ms)",
         "bot waited for a core per move (ms)",
         "fake Telegram + people waited for a core per move (ms)",
         "p50 (ms)",
     )
     for name, x, y in zip((*names, "p99 (ms)"), figures("open"), figures("closed"), strict=True):
-        # The streams process has nearly nothing to do while no page is open.
-        versus = "" if name.startswith("streams") else f", open against closed {x / y - 1:+.1%}"
-        lines.append(f"  {name}: open {x:.2f}, closed {y:.2f}{versus}")
+        lines.append(
+            f"  {name}: open {x:.2f}, closed {y:.2f}, open against closed {x / y - 1:+.1%}"
+        )
     for kind in PHASES:
         after: dict[bool, list[float]] = {True: [], False: []}
         for i, p in enumerate(phases):

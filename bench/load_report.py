@@ -94,8 +94,6 @@ def report(
         f" (event-loop thread {s.loop / elapsed * 100:.0f} %), {per_move(s.bot, moves)};"
         f" computer player's processes {s.ai / elapsed * 100:.0f} %"
         f" ({per_move(s.ai, moves)});"
-        f" Mini App streams process {s.streams / elapsed * 100:.0f} %"
-        f" ({per_move(s.streams, moves)});"
         f" fake Telegram + people {s.own / elapsed * 100:.0f} % ({per_move(s.own, moves)});"
         f" machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores,"
         f" busy {(all_ticks - idle) / max(1, all_ticks) * 100:.0f} %,"

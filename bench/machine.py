@@ -44,20 +44,6 @@ def children_cpu(pid: int) -> dict[int, float]:
     return out
 
 
-def is_streams(pid: int) -> bool:
-    """The Mini App's streams process (``bot.webapp.streams``), not a computer player's."""
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return b"bot.webapp.streams" in f.read()
-    except OSError:
-        return False
-
-
-def streams_cpu(pid: int) -> float:
-    """CPU seconds of the bot's Mini App streams process so far."""
-    return sum(t for k, t in children_cpu(pid).items() if is_streams(k))
-
-
 def thread_cpu(pid: int) -> dict[int, float]:
     """CPU seconds per thread of a process (the main thread's id is the pid)."""
     out: dict[int, float] = {}
@@ -108,7 +94,6 @@ class Spent:
     bot: float  # the bot's process, every thread
     loop: float  # its event loop's thread
     ai: float  # its computer player's processes
-    streams: float  # its Mini App streams process
     own: float  # this process: the fake Telegram and the people
     bot_wait: float
     loop_wait: float
@@ -131,19 +116,13 @@ class Meter:
         pid = self.pid
         bot = cpu_seconds(pid) - self.bot
         kids = children_cpu(pid)
-        streams = {k for k in kids if is_streams(k)}
-
-        def of(pids: set[int]) -> float:
-            return sum(kids[k] - self.kids.get(k, 0.0) for k in pids)
-
         loop = thread_cpu(pid).get(pid, 0.0) - self.threads.get(pid, 0.0)
         waits, own_waits = run_delay(pid), run_delay("self")
         ticks = machine_ticks()
         return Spent(
             bot=bot,
             loop=loop,
-            ai=of(set(kids) - streams),
-            streams=of(streams),
+            ai=sum(t - self.kids.get(k, 0.0) for k, t in kids.items()),
             own=time.process_time() - self.own,
             bot_wait=sum(t - self.waits.get(k, 0.0) for k, t in waits.items()),
             loop_wait=waits.get(pid, 0.0) - self.waits.get(pid, 0.0),

@@ -195,7 +195,7 @@ class App:
         self.club = ClubService(self.registry, self.play, self.afterword)
         self.replies = Replies(self.registry, on_expiring=deadlines.set)
         self.timers = Timers(self.registry, self.play, self.afterword, self.replies, deadlines)
-        # The Mini App (WEBAPP_URL): its feed listens to the tables' lock releases.
+        # The Mini App (WEBAPP_URL): its hub listens to the tables' lock releases.
         self.webapp = (
             TableApp(s, self.registry, self.play, texts, self.clock) if s.webapp_url else None
         )

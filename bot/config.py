@@ -82,9 +82,6 @@ class Settings(BaseSettings):
     webapp_port: int = Field(default=8080, ge=1, le=65535)
     webapp_short_name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_]{3,30}$")
     webapp_auth_ttl: float = Field(default=86400.0, gt=0)
-    # Where the Mini App's live streams are served: by the bot itself
-    # (inline), or by a process of its own (process).
-    webapp_streams: Literal["process", "inline"] = "process"
 
     @field_validator("bot_token")
     @classmethod

@@ -25,9 +25,9 @@ from bench.load_phases import Phase, phases_report, run_phases
 
 def test_the_phases_report_gives_each_sides_wait_for_a_core_per_move() -> None:
     phases = [
-        # kind, seconds, moves, bot CPU, streams CPU, bot wait, own wait
-        Phase("open", 10.0, 1000, 5.0, 0.3, 3.0, 2.0),
-        Phase("closed", 10.0, 1000, 5.0, 0.0, 3.0, 1.0),
+        # kind, seconds, moves, bot CPU, bot wait, own wait
+        Phase("open", 10.0, 1000, 5.0, 3.0, 2.0),
+        Phase("closed", 10.0, 1000, 5.0, 3.0, 1.0),
     ]
     lines = phases_report(phases, {0: [0.02], 1: [0.02]})
     bot = next(line for line in lines if "bot waited for a core" in line)

@@ -4,7 +4,7 @@ Every change to a table happens under its lock: two presses at the same
 moment are applied one after the other against the current state, and the
 second sees the first's result (usually: a stale button). So a lock's
 release is also the moment its table may have changed: whoever shows tables
-elsewhere (the Mini App's feed) listens there (``Registry.on_release``),
+elsewhere (the Mini App's hub) listens there (``Registry.on_release``),
 and looks at those tables only.
 """
 

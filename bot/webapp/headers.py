@@ -1,5 +1,4 @@
-"""HTTP headers every answer of the Mini App carries (the bot's and the
-streams process's alike)."""
+"""HTTP headers every answer of the Mini App carries (pages, API, streams)."""
 
 from __future__ import annotations
 

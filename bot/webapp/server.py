@@ -10,8 +10,7 @@ path of ``WEBAPP_URL`` (``/app`` below):
   Events: the state again after every change), ``POST /app/api/move`` and
   ``POST /app/api/look``: each needs ``Authorization: tma <initData>``, and
   answers only a person seated at that table, with what their seat may see.
-  An event stream, once checked here, is handed to the streams process
-  (:mod:`bot.webapp.feed`, :mod:`bot.webapp.streams`), which answers it.
+  Event streams are served by :class:`bot.webapp.hub.Hub` in this process.
 
 A move goes through ``PlayService.human_move`` like a button press: the same
 checks (seat, move number, turn), the same transaction, the same refusals,
@@ -43,7 +42,6 @@ from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.webapp.auth import AuthError, Person, authenticate
-from bot.webapp.feed import Feed
 from bot.webapp.headers import EVENT_STREAM, NO_STORE, SECURITY_HEADERS
 from bot.webapp.hub import Hub
 from bot.webapp.state import plain, seat_state
@@ -94,12 +92,7 @@ class TableApp:
         self.texts = texts
         self.clock = clock
         self.base = urlsplit(settings.webapp_url).path.rstrip("/")
-        self.feed = (
-            Feed(reg, clock.now, settings.default_lang, settings.log_level)
-            if settings.webapp_streams == "process"
-            else None
-        )
-        self.hub = Hub(reg, texts, clock.now) if self.feed is None else None
+        self.hub = Hub(reg, texts, clock.now)
         self._token = settings.bot_token.get_secret_value()
         self._words = {
             lang: json.dumps(words, ensure_ascii=False).encode()
@@ -124,7 +117,6 @@ class TableApp:
         app.router.add_get(b + "/api/events", self._guarded(self._events))
         app.router.add_post(b + "/api/move", self._guarded(self._move))
         app.router.add_post(b + "/api/look", self._guarded(self._look))
-        app.on_startup.append(self._on_startup)
         app.on_shutdown.append(self._on_shutdown)
 
     @contextlib.asynccontextmanager
@@ -141,15 +133,8 @@ class TableApp:
         finally:
             await runner.cleanup()
 
-    async def _on_startup(self, _: web.Application) -> None:
-        if self.feed is not None:
-            await self.feed.start()
-
     async def _on_shutdown(self, _: web.Application) -> None:
-        if self.feed is not None:
-            await self.feed.stop()
-        if self.hub is not None:
-            self.hub.close()
+        self.hub.close()
 
     def _guarded(self, handler: Handler) -> Handler:
         """Refusals become JSON with the text in the person's language."""
@@ -283,26 +268,13 @@ class TableApp:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         """The seat's state now, then again after every change, until the
-        person goes or the bot stops: checked here, then the connection is
-        the streams process's. A reconnecting page gets the state at once:
-        it catches up whatever it missed."""
+        person goes or the bot stops. A reconnecting page gets the state at
+        once: it catches up whatever it missed."""
         person = self._person(request)
         live, _ = await self._seated(person, request.query.get("t"))
         if request.method != "GET":  # HEAD: the headers only
             return web.Response(headers={**SECURITY_HEADERS, **NO_STORE, **EVENT_STREAM})
-        if self.hub is not None:
-            return await self.hub.serve(request, live, person.user_id, person.lang)
-        assert self.feed is not None
-        transport = request.transport
-        sock = transport.get_extra_info("socket") if transport is not None else None
-        if transport is None or sock is None:
-            raise web.HTTPServiceUnavailable()  # the page went away already
-        if not await self.feed.hand_over(sock.fileno(), live, person.user_id, person.lang):
-            raise Refusal(503, "webapp-err-network")
-        # Ours no more: closing our descriptor leaves the connection open in
-        # the streams process, and nothing more is written to it from here.
-        transport.close()
-        return web.Response()
+        return await self.hub.serve(request, live, person.user_id, person.lang)
 
 
 def _load_static() -> dict[str, tuple[bytes, str]]:

@@ -322,7 +322,7 @@ async def test_moves_arrive_live_and_a_dropped_stream_catches_up(
 async def test_a_change_that_is_not_a_move_arrives_live(
     fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
-    """The feed looks at the tables whose lock was released, whatever
+    """The hub looks at the tables whose lock was released, whatever
     changed: here the group removes the bot (the game pauses) and adds it back."""
     s = await start_table(fake, make_bot)
     _, other, _ = await mover(s)
