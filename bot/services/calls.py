@@ -51,6 +51,8 @@ class CallService:
 
     async def turn_off(self, chat_id: int, user_id: int) -> bool:
         """The call's own button: no more calls from that group (True: there were)."""
+        if not repo.storable(chat_id):
+            return False
         async with self.reg.chat_lock(chat_id), self.ctx.db.tx() as conn:
             return await repo_calls.unsubscribe(conn, chat_id, user_id)
 
