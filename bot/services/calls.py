@@ -64,11 +64,12 @@ class CallService:
         now = self.ctx.clock.now()
         before = now - CALL_EVERY
         skip = {uid for uid in live.seats if uid is not None} | {live.creator_id}
-        for callee in await repo_calls.callees(self.ctx.db, live.chat_id, before):
+        after = -(2**63)
+        while callee := await repo_calls.next_callee(conn, live.chat_id, before, after):
+            after = callee.user_id
             if callee.user_id in skip:
                 continue
-            if not await repo_calls.mark_called(conn, live.chat_id, callee.user_id, now, before):
-                continue  # called meanwhile, or no longer subscribed
+            await repo_calls.mark_called(conn, live.chat_id, callee.user_id, now)
             tr = partial(self.ctx.texts, callee.lang or live.lang)
             text, markup = call_message(tr, live)
             await enqueue_send(conn, callee.user_id, text, markup)

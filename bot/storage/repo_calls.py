@@ -43,30 +43,26 @@ async def unsubscribe(conn: Conn, chat_id: int, user_id: int) -> bool:
     return changed > 0
 
 
-async def callees(db: Database, chat_id: int, called_before: float) -> list[Callee]:
-    """The group's subscribers not called since ``called_before``, who have
-    pressed Start and not blocked the bot (anyone else cannot be written to)."""
-    rows = await db.fetchall(
+async def next_callee(conn: Conn, chat_id: int, called_before: float, after: int) -> Callee | None:
+    """The group's next subscriber (by id, after ``after``) not called since
+    ``called_before``, who has pressed Start and not blocked the bot (anyone
+    else cannot be written to). One at a time: the caller's transaction
+    reads through its own connection, row by row."""
+    row = await conn.fetchone(
         "SELECT c.user_id, u.lang FROM call_me c JOIN users u ON u.user_id=c.user_id"
-        " WHERE c.chat_id=? AND u.started=1 AND u.blocked=0"
-        " AND (c.last_called_at IS NULL OR c.last_called_at<=?) ORDER BY c.user_id",
-        (chat_id, called_before),
+        " WHERE c.chat_id=? AND c.user_id>? AND u.started=1 AND u.blocked=0"
+        " AND (c.last_called_at IS NULL OR c.last_called_at<=?) ORDER BY c.user_id LIMIT 1",
+        (chat_id, after, called_before),
     )
-    return [Callee(r["user_id"], r["lang"]) for r in rows]
+    return None if row is None else Callee(row["user_id"], row["lang"])
 
 
-async def mark_called(
-    conn: Conn, chat_id: int, user_id: int, now: float, called_before: float
-) -> bool:
-    """Record a call; False (and nothing written) when the person was called
-    since ``called_before`` or is no longer subscribed."""
-    _, changed = await statement(
+async def mark_called(conn: Conn, chat_id: int, user_id: int, now: float) -> None:
+    await execute(
         conn,
-        "UPDATE call_me SET last_called_at=? WHERE chat_id=? AND user_id=?"
-        " AND (last_called_at IS NULL OR last_called_at<=?)",
-        (now, chat_id, user_id, called_before),
+        "UPDATE call_me SET last_called_at=? WHERE chat_id=? AND user_id=?",
+        (now, chat_id, user_id),
     )
-    return changed > 0
 
 
 async def move_chat(conn: Conn, old: int, new: int) -> None:

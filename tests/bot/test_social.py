@@ -13,7 +13,7 @@ from harness import BotProcess, InProcessBot, Table, open_table, play_moves, pre
 from bot.clock import FakeClock
 from bot.services.calls import CALL_EVERY
 
-FORUM = -1005550001
+FORUM = -1005550000001
 GROUP = -5550002
 
 
@@ -183,6 +183,7 @@ async def test_the_computers_strength_is_the_creators_choice_and_is_used(
     await press_label(fake, anna, table.table_message(), "Компьютер")
     await fake.wait_for(lambda: "Компьютер: мастер" in options_buttons(table))
     await press_label(fake, anna, table.table_message(), "Готово")
+    await fake.wait_for(lambda: "Начать" in options_buttons(table))
     await press_label(fake, anna, table.table_message(), "Начать")
     # The bot's own level (novice) never searches; this table's master does.
     play = running_bot.app.play
@@ -212,6 +213,7 @@ async def test_rematch_seats_the_same_people_with_the_same_settings(
     await press_label(fake, anna, table.table_message(), "Компьютер")
     await fake.wait_for(lambda: "Компьютер: клуб" in options_buttons(table))
     await press_label(fake, anna, table.table_message(), "Готово")
+    await fake.wait_for(lambda: "Начать" in options_buttons(table))
     await press_label(fake, anna, table.table_message(), "Начать")
     await play_moves(table, lambda: game_over_note(fake, GROUP) is not None)
     await fake.wait_idle(quiet=0.1)
