@@ -30,7 +30,10 @@ def calls_of(fake: FakeTelegram, user: FakeUser) -> list[FakeMessage]:
     return [
         m
         for m in fake.chat_messages(user.id)
-        if "открыли стол" in (m.history[0].text if m.history else m.text)
+        if any(
+            words in (m.history[0].text if m.history else m.text)
+            for words in ("открыли стол", "A table opened")
+        )
     ]
 
 
@@ -59,7 +62,8 @@ async def test_call_me_calls_once_an_hour_and_seats_in_one_tap(
     fake: FakeTelegram, clock: FakeClock, db_path: Path, clocked_bot: InProcessBot
 ) -> None:
     anna, boris = fake.add_user(5101, "Анна"), fake.add_user(5102, "Борис")
-    vera, gleb = fake.add_user(5103, "Вера"), fake.add_user(5104, "Глеб")
+    vera = fake.add_user(5103, "Вера")
+    gleb = fake.add_user(5104, "Gleb", language_code="en")
     fake.add_group(
         FORUM, "Клуб", members=[anna, boris, vera, gleb], admins=[anna], supergroup=True, forum=True
     )
@@ -96,7 +100,7 @@ async def test_call_me_calls_once_an_hour_and_seats_in_one_tap(
     sit = fake.find_button(call, text_contains="Сесть").value
     assert sit is not None
     answer = await (await fake.press_raw(gleb, boris.id, call.message_id, sit)).answer()
-    assert "устарела" in answer["text"]
+    assert "out of date" in answer["text"]  # Gleb reads English
     # Boris sits in one tap: at that very table, in its topic.
     answer = await (await fake.press_button(boris, call, text_contains="Сесть")).answer()
     assert "Вы за столом" in answer["text"]
@@ -104,11 +108,16 @@ async def test_call_me_calls_once_an_hour_and_seats_in_one_tap(
     await fake.wait_for(lambda: "Вы за столом" in fake.message(boris.id, call.message_id).text)
     assert all("Сесть" not in b.text for b in fake.message(boris.id, call.message_id).buttons())
 
-    # Gleb subscribes now. The next table within the hour calls him, not Boris again.
+    # Gleb subscribes now (in the group: in private he is told where to ask),
+    # in English. The next table within the hour calls him, not Boris again.
+    await fake.send_text(gleb, gleb.id, "/call_me")
+    await fake.wait_for(lambda: "in the group" in fake.sent_texts(gleb.id)[-1])
     asked = await fake.send_text(gleb, FORUM, "/call_me", thread=fri)
-    await fake.wait_for(reply_to(fake, FORUM, asked, "Позову вас"))
+    await fake.wait_for(reply_to(fake, FORUM, asked, "I'll call you"))
     await new_table(fake, anna, FORUM, thread=fri)
     await fake.wait_for(lambda: calls_of(fake, gleb), message="Gleb called")
+    assert "3 seats free" in calls_of(fake, gleb)[0].text
+    assert "Take a seat" in " ".join(b.text for b in calls_of(fake, gleb)[0].buttons())
     await fake.wait_idle(quiet=0.2)
     assert len(calls_of(fake, boris)) == 1
 
@@ -125,7 +134,7 @@ async def test_call_me_calls_once_an_hour_and_seats_in_one_tap(
 
     # /call_me again turns it off.
     asked = await fake.send_text(gleb, FORUM, "/call_me")
-    await fake.wait_for(reply_to(fake, FORUM, asked, "Больше не зову"))
+    await fake.wait_for(reply_to(fake, FORUM, asked, "won't call you"))
     assert rows(db_path, "SELECT 1 FROM call_me WHERE user_id=?", gleb.id) == []
 
     # /forget_me takes the subscription away with the rest.
