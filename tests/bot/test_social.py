@@ -199,6 +199,10 @@ async def test_the_computers_strength_is_the_creators_choice_and_is_used(
     await play_moves(table, lambda: play.decisions["full"] > 0)
 
 
+def old_table_id(db: Path) -> int:
+    return int(rows(db, "SELECT table_id FROM tables WHERE status='finished'")[0][0])
+
+
 def game_over_note(fake: FakeTelegram, chat_id: int) -> FakeMessage | None:
     return next((m for m in fake.chat_messages(chat_id) if "Игра окончена!" in m.text), None)
 
@@ -232,6 +236,12 @@ async def test_rematch_seats_the_same_people_with_the_same_settings(
     # Gleb did not play: no rematch for him.
     answer = await press_label(fake, gleb, over, "Ещё партию")
     assert "играл за этим столом" in answer["text"]
+    # A forged rematch of another table, or one pressed on another message, is refused.
+    forged = await fake.press_raw(anna, GROUP, over.message_id, "rm:999")
+    assert "устарела" in (await forged.answer())["text"]
+    elsewhere = table.table_message().message_id
+    forged = await fake.press_raw(anna, GROUP, elsewhere, f"rm:{old_table_id(db_path)}")
+    assert "устарела" in (await forged.answer())["text"]
     # Vera asks to be forgotten: she is not seated again.
     await fake.send_text(vera, vera.id, "/forget_me")
     confirm = await fake.wait_for(
