@@ -44,11 +44,13 @@ from bot.middlewares import InFlight, OwnButtons, Throttle
 from bot.outbox import Outbox
 from bot.polling import Poller
 from bot.services.afterword import AfterwordService
+from bot.services.calls import CallService
 from bot.services.charts import ChartService
 from bot.services.club import ClubService, record_partners
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
+from bot.services.rematch import RematchService
 from bot.services.replies import Replies
 from bot.services.tables import TableService
 from bot.services.teach import TeachService
@@ -89,6 +91,7 @@ GROUP_COMMANDS = (
     "leave",
     "cancel",
     "help",
+    "call_me",
 )
 PRIVATE_COMMANDS = (
     "start",
@@ -191,6 +194,10 @@ class App:
             self.registry, self.play, lambda chat, user: is_admin(bot, chat, user)
         )
         self.lookups = LookupService(self.registry)
+        # «Call me»: a table's first showing calls its group's subscribers.
+        self.calls = CallService(self.registry, self.tables)
+        self.tables.open_hooks.append(self.calls.on_open)
+        self.rematch = RematchService(self.registry, self.tables)
         self.teach = TeachService(self.registry, self.play)
         self.club = ClubService(self.registry, self.play, self.afterword)
         self.replies = Replies(self.registry, on_expiring=deadlines.set)
@@ -232,6 +239,8 @@ class App:
         dp["afterword"] = self.afterword
         dp["charts"] = self.charts
         dp["registry"] = self.registry
+        dp["calls"] = self.calls
+        dp["rematch"] = self.rematch
         dp["replies"] = replies
         self.dp = dp
 

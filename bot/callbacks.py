@@ -129,3 +129,23 @@ SIT, STAND, PRESET, OPTIONS, OPTION, CLOSE_OPTIONS, START = (
 CANCEL_YES, CANCEL_NO = "cy", "cn"
 PACE = "pace"
 HINTS = "hint"  # the table option «Подсказки», on and off
+AI = "ai"  # the computer's strength at the table, cycled
+
+
+class CallCb(Cb, prefix="cm"):
+    """«Call me to the next game»: ``op`` on the calls of group ``c``; ``t``
+    the table a call offers a seat at."""
+
+    op: str
+    c: int
+    t: int = 0
+
+
+# Call operations (CallCb.op).
+CALL_TOGGLE, CALL_OFF, CALL_SIT = "tg", "off", "sit"
+
+
+class RematchCb(Cb, prefix="rm"):
+    """«Ещё партию»: a new table like finished table ``t``, the same people seated."""
+
+    t: int

@@ -111,6 +111,8 @@ class LiveTable:
     hint_counts: dict[int, int] = field(default_factory=dict)
     # The forum topic the table lives in; everything for it is sent there (0: none).
     thread_id: int = 0
+    # The computer's strength at this table (an engine.ai level; '': the bot's AI_LEVEL).
+    ai_level: str = ""
 
     @property
     def players(self) -> int:

@@ -7,6 +7,7 @@ from aiogram.types import CallbackQuery
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import (
+    AI,
     CANCEL_NO,
     CANCEL_YES,
     CLOSE_OPTIONS,
@@ -83,6 +84,8 @@ async def on_table(
         await tables.cycle_option(t, who, v)
     elif op == PACE:
         await tables.cycle_pace(t, who)
+    elif op == AI:
+        await tables.cycle_ai_level(t, who)
     elif op == START:
         await tables.start(t, who)
     elif op in (CANCEL_YES, CANCEL_NO):

@@ -147,6 +147,7 @@ class Registry:
             paused=Pause(row.paused),
             thread_id=row.thread_id,
             hints=row.hints,
+            ai_level=row.ai_level or self.ctx.settings.ai_level,
         )
         live.away = await repo.get_away(self.ctx.db, table_id)
         live.timeouts = await repo.get_timeouts(self.ctx.db, table_id)

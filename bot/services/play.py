@@ -32,6 +32,7 @@ from bot.tasks import cancel_and_wait
 from bot.views.common import Tr, card, duration, player_name
 from bot.views.hand import blind_pending
 from bot.views.results import LastTrick, game_over, hand_result, private_result
+from bot.views.social import over_keyboard
 from engine import BID, BLIND, EngineError, Game, apply, view
 from engine.ai import DEFAULT_BUDGET_MS
 from engine.game import EXCHANGE, PLAY
@@ -96,8 +97,10 @@ class PlayService:
         # The quick levels do not search: sending them to a process costs more
         # than their decision.
         settings = self.ctx.settings
-        searches = DEFAULT_BUDGET_MS.get(settings.ai_level, 0) > 0
-        self.thinkers = Thinkers(settings.ai_workers if chooser is None and searches else 0)
+        # A table may pick a searching level whatever the bot's own is: the pool
+        # is there for it, started at its first search.
+        self._searches = DEFAULT_BUDGET_MS.get(settings.ai_level, 0) > 0
+        self.thinkers = Thinkers(settings.ai_workers if chooser is None else 0)
         # How the searching level decided: its full budget, a share, the rule player.
         self.decisions: Counter[str] = Counter()
         self._warned_at: float | None = None
@@ -350,7 +353,8 @@ class PlayService:
         await repo.update_table(conn, live.table_id, status="finished")
         live.status = TableStatus.FINISHED
         live.due_at = None
-        await render.group_note(conn, live, game_over(self.reg.tr_group(live), live))
+        tr = self.reg.tr_group(live)
+        await render.group_note(conn, live, game_over(tr, live), over_keyboard(tr, live))
         for seat, uid in live.humans():
             if seat not in live.blocked:
                 ut = self.reg.tr_user(uid, live.lang)
@@ -441,7 +445,7 @@ class PlayService:
         """The club player makes this one move; three in a row hand it the seat."""
         g = live.game
         assert g is not None
-        action = await self._decide(g, seat)
+        action = await self._decide(g, seat, live.ai_level)
         missed = live.timeouts.get(seat, 0) + 1
         uid = live.seats[seat]
 
@@ -515,16 +519,17 @@ class PlayService:
                 g = live.game
                 seat = g.to_move
                 try:
-                    action = await self._decide(g, seat)
+                    action = await self._decide(g, seat, live.ai_level)
                     await self._commit(live, seat, action, None)
                 except Exception:
                     log.exception("computer move failed at table %s", table_id)
                     return
 
-    async def _decide(self, g: Game, seat: int) -> int:
-        """The club player's move for ``seat``, from that seat's view only; off
-        the event loop so that other tables keep moving while it thinks."""
-        level = self.ctx.settings.ai_level
+    async def _decide(self, g: Game, seat: int, table_level: str = "") -> int:
+        """The club player's move for ``seat``, from that seat's view only, at
+        the table's level (``''``: the bot's); off the event loop so that
+        other tables keep moving while it thinks."""
+        level = table_level if table_level in DEFAULT_BUDGET_MS else self.ctx.settings.ai_level
         decision_seed = (g.seed or 0) ^ (len(g.actions) * 0x9E3779B1)
         # Card exchanges are rule-based at every level: nothing to search.
         full = DEFAULT_BUDGET_MS[level] if g.phase != EXCHANGE else 0
@@ -574,7 +579,8 @@ class PlayService:
     async def resume_all(self) -> None:
         """After a restart: bring every running table's messages up to date and
         let the computer seats continue."""
-        self.thinkers.warm()
+        if self._searches:
+            self.thinkers.warm()
         for row in await repo.tables_with_status(self.ctx.db, "playing"):
             live = await self.reg.get(row.table_id)
             if live is None or live.game is None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.callbacks import BackCb
 from bot.model import LiveTable, TableStatus
-from bot.outbox import enqueue_delete, enqueue_put, enqueue_repost, enqueue_send
+from bot.outbox import Markup, enqueue_delete, enqueue_put, enqueue_repost, enqueue_send
 from bot.pace import is_daily
 from bot.services.live import Registry
 from bot.storage import repo_tail
@@ -151,6 +151,8 @@ async def closed_hands(
         await enqueue_put(conn, uid, key, private_hand_result(tr, live, line, seat, last))
 
 
-async def group_note(conn: Conn, live: LiveTable, text: str) -> None:
-    """A new line in the table's group, in its topic."""
-    await enqueue_send(conn, live.chat_id, text, disable_notification=True, thread=live.thread_id)
+async def group_note(conn: Conn, live: LiveTable, text: str, markup: Markup = None) -> None:
+    """A new line in the table's group, in its topic (``markup``: its buttons)."""
+    await enqueue_send(
+        conn, live.chat_id, text, markup, disable_notification=True, thread=live.thread_id
+    )

@@ -16,10 +16,11 @@ from bot.services import render
 from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
-from bot.storage import repo, repo_club, repo_tail
+from bot.storage import repo, repo_calls, repo_club, repo_tail
 from bot.storage.db import Conn
 from bot.views.table import OPTION_VALUES
 from engine import EngineError
+from engine.ai import LEVELS
 from engine.rules import PRESETS
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,9 @@ class Person:
 
 #: Asks Telegram whether a user is an admin of a group: (chat, user) -> bool.
 AdminCheck = Callable[[int, int], Awaitable[bool]]
+
+#: Run in the transaction that first shows a new table (the calls to its group's subscribers).
+OpenHook = Callable[[Conn, LiveTable], Awaitable[None]]
 
 
 async def _nobody_is_admin(chat_id: int, user_id: int) -> bool:
@@ -61,6 +65,7 @@ class TableService:
         self.play = play
         self.is_admin = is_admin
         self._options_open: set[int] = set()
+        self.open_hooks: list[OpenHook] = []
 
     def join_link(self, table_id: int, seat: int) -> str:
         return f"https://t.me/{self.ctx.bot_username}?start=join_{table_id}_{seat}"
@@ -128,6 +133,8 @@ class TableService:
         assert live is not None
         async with self.ctx.db.tx() as conn:
             await render.table_message(conn, self.reg, live)
+            for hook in self.open_hooks:
+                await hook(conn, live)
         self.ctx.outbox.wake()
         return live
 
@@ -295,6 +302,22 @@ class TableService:
                     await render.table_message(conn, self.reg, live, table_id in self._options_open)
             except BaseException:
                 live.hints = not live.hints
+                raise
+        self.ctx.outbox.wake()
+
+    async def cycle_ai_level(self, table_id: int, person: Person) -> None:
+        """The computer's strength at this table: the next of the engine's levels."""
+        async with self.reg.lock(table_id):
+            live = await self._creator_table(table_id, person)
+            before = live.ai_level
+            i = LEVELS.index(before) if before in LEVELS else len(LEVELS) - 1
+            live.ai_level = LEVELS[(i + 1) % len(LEVELS)]
+            try:
+                async with self.ctx.db.tx() as conn:
+                    await repo.update_table(conn, table_id, ai_level=live.ai_level)
+                    await render.table_message(conn, self.reg, live, table_id in self._options_open)
+            except BaseException:
+                live.ai_level = before
                 raise
         self.ctx.outbox.wake()
 
@@ -477,6 +500,7 @@ class TableService:
         (another call to the old id), it edits that one message, never a second."""
         async with self.ctx.db.tx() as conn:
             await repo.move_tables_to_chat(conn, old, new)
+            await repo_calls.move_chat(conn, old, new)
         for table_id in self.reg.cached_in_chat(old):
             async with self.reg.lock(table_id):
                 live = self.reg.cached(table_id)

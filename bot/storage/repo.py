@@ -41,6 +41,7 @@ class TableRow:
     paused: int  # a Pause: why the game waits (0: it does not)
     hints: bool = False  # the table option «Подсказки»
     thread_id: int = 0  # the forum topic the table lives in (0: none, or General)
+    ai_level: str = ""  # the computer's strength here ('': the bot's AI_LEVEL)
 
 
 @dataclass(slots=True)
@@ -160,6 +161,7 @@ def _table(row: sqlite3.Row) -> TableRow:
         int(row["paused"]),
         bool(row["hints"]),
         int(row["thread_id"]),
+        str(row["ai_level"]),
     )
 
 

@@ -31,6 +31,7 @@ from bot.views.common import (
 )
 from bot.views.keyboard import Button, Keyboard, button, keyboard, link, rows_by, rows_of
 from bot.views.sides import bags_text, standing_lines
+from bot.views.social import ai_level_button
 from engine.game import BIDDING, EXCHANGE, OVER, PLAY
 from engine.rules import BID_SUM, BLIND_NIL, FAILED_NIL, LOSING_FLOORS, TARGETS
 from engine.scoring import sides
@@ -151,6 +152,7 @@ def options_screen(tr: Tr, table: LiveTable) -> tuple[str, Keyboard]:
             )
         ]
     )
+    rows.append([ai_level_button(tr, table)])
     rows.append(
         [button(tr("btn-options-done"), TableCb.packed(t=table.table_id, op=CLOSE_OPTIONS))]
     )

@@ -1,0 +1,93 @@
+"""«Ещё партию»: the same table again, in one tap under the final result.
+
+A new table opens in the finished table's group and topic with its rules,
+pace, hints and computer strength, and each person in the seat they had
+(free to stand up), except those the bot can no longer write to (they
+blocked it, or asked to be forgotten). One rematch per finished table: the
+``tables.rematch_of`` unique index holds to that whoever presses, however
+often, also across a restart.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.model import LiveTable, rules_to_json
+from bot.services import render
+from bot.services.errors import UserError
+from bot.services.live import Registry
+from bot.services.tables import Person, TableService
+from bot.storage import repo, repo_calls
+
+
+class RematchService:
+    def __init__(self, reg: Registry, tables: TableService) -> None:
+        self.reg = reg
+        self.ctx = reg.ctx
+        self.tables = tables
+
+    async def rematch(self, table_id: int, chat_id: int, person: Person) -> LiveTable:
+        """Pressed in group ``chat_id`` on finished table ``table_id``'s
+        result: by someone who sat there, or an admin of the group."""
+        row = await repo.get_table(self.ctx.db, table_id)
+        if row is None or row.chat_id != chat_id or row.status != "finished":
+            raise UserError("err-stale")
+        async with self.reg.chat_lock(chat_id):
+            old = await self.reg.get(table_id)
+            assert old is not None
+            if person.user_id not in old.seats and not await self.tables.is_admin(
+                chat_id, person.user_id
+            ):
+                raise UserError("err-rematch-rights")
+            if await repo_calls.rematch_of(self.ctx.db, table_id) is not None:
+                raise UserError("err-rematch-done")
+            if await self.reg.live_in(chat_id, old.thread_id) is not None:
+                raise UserError("err-rematch-busy")
+            return await self._open(old)
+
+    async def _open(self, old: LiveTable) -> LiveTable:
+        ids = [uid for uid in old.seats if uid is not None]
+        users = await repo.get_users(self.ctx.db, ids)
+        seats = [
+            uid
+            if uid is not None
+            and (user := users.get(uid)) is not None
+            and user.started
+            and not user.blocked
+            else None
+            for uid in old.seats
+        ]
+        try:
+            async with self.ctx.db.tx() as conn:
+                table_id = await repo.create_table(
+                    conn,
+                    old.chat_id,
+                    old.chat_title,
+                    old.creator_id,
+                    rules_to_json(old.rules),
+                    old.players,
+                    old.lang,
+                    old.thread_id,
+                )
+                await repo.update_table(
+                    conn,
+                    table_id,
+                    pace=old.pace,
+                    hints=int(old.hints),
+                    ai_level=old.ai_level,
+                    rematch_of=old.table_id,
+                )
+                for seat, uid in enumerate(seats):
+                    if uid is not None:
+                        await repo.set_seat(conn, table_id, seat, uid)
+        except sqlite3.IntegrityError:
+            # Another bot process on the same database? The index holds: one table.
+            raise UserError("err-rematch-done") from None
+        live = await self.reg.get(table_id)
+        assert live is not None
+        async with self.reg.lock(table_id), self.ctx.db.tx() as conn:
+            await render.table_message(conn, self.reg, live)
+            for hook in self.tables.open_hooks:
+                await hook(conn, live)
+        self.ctx.outbox.wake()
+        return live

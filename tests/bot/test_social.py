@@ -1,0 +1,298 @@
+"""«Call me to the next game», «Ещё партию» and the computer's strength per
+table, as people use them through Telegram."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from fake_telegram import FakeMessage, FakeTelegram, FakeUser
+from harness import BotProcess, InProcessBot, Table, open_table, play_moves, press_label
+
+from bot.clock import FakeClock
+from bot.services.calls import CALL_EVERY
+
+FORUM = -1005550000001
+GROUP = -5550002
+
+
+def rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    con = sqlite3.connect(db, timeout=10)
+    try:
+        return con.execute(sql, args).fetchall()
+    finally:
+        con.close()
+
+
+def calls_of(fake: FakeTelegram, user: FakeUser) -> list[FakeMessage]:
+    """The calls in the user's private chat, oldest first."""
+    return [
+        m
+        for m in fake.chat_messages(user.id)
+        if any(
+            words in (m.history[0].text if m.history else m.text)
+            for words in ("открыли стол", "A table opened")
+        )
+    ]
+
+
+def reply_to(fake: FakeTelegram, chat_id: int, asked: dict[str, Any], needle: str) -> Any:
+    """The bot's answer to the message ``asked`` holding ``needle``."""
+    return lambda: any(
+        needle in m.text
+        for m in fake.chat_messages(chat_id)
+        if m.reply_to is not None and m.reply_to.message_id == asked["message_id"]
+    )
+
+
+async def new_table(
+    fake: FakeTelegram, user: FakeUser, chat_id: int, thread: int | None = None
+) -> Table:
+    await fake.send_text(user, chat_id, "/newgame", thread=thread)
+    table = Table(fake, chat_id, [user], thread=thread)
+    await fake.wait_for(
+        lambda: (m := table.find_table_message()) is not None and "Новый стол" in m.text,
+        message="the new table",
+    )
+    return table
+
+
+async def test_call_me_calls_once_an_hour_and_seats_in_one_tap(
+    fake: FakeTelegram, clock: FakeClock, db_path: Path, clocked_bot: InProcessBot
+) -> None:
+    anna, boris = fake.add_user(5101, "Анна"), fake.add_user(5102, "Борис")
+    vera = fake.add_user(5103, "Вера")
+    gleb = fake.add_user(5104, "Gleb", language_code="en")
+    fake.add_group(
+        FORUM, "Клуб", members=[anna, boris, vera, gleb], admins=[anna], supergroup=True, forum=True
+    )
+    wed, fri, sun = (fake.create_topic(FORUM, anna, name) for name in ("Среда", "Пятница", "Вс"))
+    for u in (anna, boris, gleb):
+        await fake.start_bot(u)
+
+    # Boris asks in a topic: the calls are the group's, whichever topic.
+    asked = await fake.send_text(boris, FORUM, "/call_me", thread=wed)
+    await fake.wait_for(reply_to(fake, FORUM, asked, "Позову вас"))
+    # Anna too: she opens the tables below, and nobody is called to their own table.
+    asked = await fake.send_text(anna, FORUM, "/call_me")
+    await fake.wait_for(reply_to(fake, FORUM, asked, "Позову вас"))
+    # Vera never pressed Start: subscribed, and told what the calls need.
+    asked = await fake.send_text(vera, FORUM, "/call_me")
+    await fake.wait_for(reply_to(fake, FORUM, asked, "нажмите Start у @piki_test_bot"))
+    # An anonymous admin is not a person who can be called.
+    asked = await fake.send_as_group(anna, FORUM, "/call_me")
+    await fake.wait_for(reply_to(fake, FORUM, asked, "от своего имени"))
+    assert sorted(r[0] for r in rows(db_path, "SELECT user_id FROM call_me")) == [
+        anna.id,
+        boris.id,
+        vera.id,
+    ]
+
+    first = await new_table(fake, anna, FORUM, thread=wed)
+    await fake.wait_for(lambda: calls_of(fake, boris), message="Boris called")
+    await fake.wait_idle(quiet=0.1)
+    call = calls_of(fake, boris)[0]
+    assert "«Клуб › Среда»" in call.text and "свободно 3 места" in call.text
+    assert calls_of(fake, anna) == [] and calls_of(fake, vera) == []
+
+    # Someone else's call cannot be pressed (a forged press in Boris's chat).
+    sit = fake.find_button(call, text_contains="Сесть").value
+    assert sit is not None
+    answer = await (await fake.press_raw(gleb, boris.id, call.message_id, sit)).answer()
+    assert "out of date" in answer["text"]  # Gleb reads English
+    # Boris sits in one tap: at that very table, in its topic.
+    answer = await (await fake.press_button(boris, call, text_contains="Сесть")).answer()
+    assert "Вы за столом" in answer["text"]
+    await fake.wait_for(lambda: "Борис" in first.table_message().text)
+    await fake.wait_for(lambda: "Вы за столом" in fake.message(boris.id, call.message_id).text)
+    assert all("Сесть" not in b.text for b in fake.message(boris.id, call.message_id).buttons())
+
+    # Gleb subscribes now (in the group: in private he is told where to ask),
+    # in English. The next table within the hour calls him, not Boris again.
+    await fake.send_text(gleb, gleb.id, "/call_me")
+    await fake.wait_for(lambda: "in the group" in fake.sent_texts(gleb.id)[-1])
+    asked = await fake.send_text(gleb, FORUM, "/call_me", thread=fri)
+    await fake.wait_for(reply_to(fake, FORUM, asked, "I'll call you"))
+    await new_table(fake, anna, FORUM, thread=fri)
+    await fake.wait_for(lambda: calls_of(fake, gleb), message="Gleb called")
+    assert "3 seats free" in calls_of(fake, gleb)[0].text
+    assert "Take a seat" in " ".join(b.text for b in calls_of(fake, gleb)[0].buttons())
+    await fake.wait_idle(quiet=0.2)
+    assert len(calls_of(fake, boris)) == 1
+
+    # An hour later the next table calls Boris again; «Больше не звать» ends it.
+    clock.advance(CALL_EVERY + 1)
+    await new_table(fake, anna, FORUM, thread=sun)
+    await fake.wait_for(lambda: len(calls_of(fake, boris)) == 2, message="Boris called again")
+    await fake.wait_idle(quiet=0.2)
+    assert len(calls_of(fake, gleb)) == 2  # his hour is over too
+    again = calls_of(fake, boris)[-1]
+    await (await fake.press_button(boris, again, text_contains="Больше не звать")).answer()
+    await fake.wait_for(lambda: "Больше не зову" in fake.message(boris.id, again.message_id).text)
+    assert rows(db_path, "SELECT 1 FROM call_me WHERE user_id=?", boris.id) == []
+
+    # /call_me again turns it off.
+    asked = await fake.send_text(gleb, FORUM, "/call_me")
+    await fake.wait_for(reply_to(fake, FORUM, asked, "won't call you"))
+    assert rows(db_path, "SELECT 1 FROM call_me WHERE user_id=?", gleb.id) == []
+
+    # /forget_me takes the subscription away with the rest.
+    await fake.send_text(anna, anna.id, "/forget_me")
+    confirm = await fake.wait_for(
+        lambda: next(
+            (m for m in fake.chat_messages(anna.id) if m.buttons() and "Удалить" in m.text), None
+        )
+    )
+    await (await fake.press_button(anna, confirm, text_contains="Да")).answer()
+    await fake.wait_for(lambda: "данные удалены" in fake.message(anna.id, confirm.message_id).text)
+    assert rows(db_path, "SELECT 1 FROM call_me WHERE user_id=?", anna.id) == []
+    assert rows(db_path, "SELECT user_id FROM call_me") == [(vera.id,)]
+
+
+async def test_a_subscription_survives_kill_9(fake: FakeTelegram, tmp_path: Path) -> None:
+    db = tmp_path / "spades.db"
+    anna, boris = fake.add_user(5201, "Анна"), fake.add_user(5202, "Борис")
+    fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
+    proc = BotProcess(fake, db)
+    await proc.start(fake)
+    try:
+        for u in (anna, boris):
+            await fake.start_bot(u)
+        asked = await fake.send_text(boris, GROUP, "/call_me")
+        await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"), timeout=15)
+        proc.kill()
+        proc = BotProcess(fake, db)
+        await proc.start(fake)
+        await new_table(fake, anna, GROUP)
+        await fake.wait_for(lambda: calls_of(fake, boris), timeout=15, message="Boris called")
+    finally:
+        err = proc.stop()
+    assert "Traceback" not in err, err
+
+
+def options_buttons(table: Table) -> str:
+    return " ".join(b.text for b in table.table_message().buttons())
+
+
+async def test_the_computers_strength_is_the_creators_choice_and_is_used(
+    fake: FakeTelegram, running_bot: InProcessBot
+) -> None:
+    anna, boris = fake.add_user(5301, "Анна"), fake.add_user(5302, "Борис")
+    table = await open_table(fake, GROUP, [anna], others=[boris], start=False)
+    await press_label(fake, anna, table.table_message(), "Настройки")
+    await fake.wait_for(lambda: "Компьютер: новичок" in options_buttons(table))  # AI_LEVEL
+    # Only the creator sets it.
+    answer = await press_label(fake, boris, table.table_message(), "Компьютер")
+    assert "создатель" in answer["text"]
+    await fake.wait_idle(quiet=0.05)
+    assert "Компьютер: новичок" in options_buttons(table)
+    await press_label(fake, anna, table.table_message(), "Компьютер")
+    await fake.wait_for(lambda: "Компьютер: клуб" in options_buttons(table))
+    await press_label(fake, anna, table.table_message(), "Компьютер")
+    await fake.wait_for(lambda: "Компьютер: мастер" in options_buttons(table))
+    await press_label(fake, anna, table.table_message(), "Готово")
+    await fake.wait_for(lambda: "Начать" in options_buttons(table))
+    await press_label(fake, anna, table.table_message(), "Начать")
+    # The bot's own level (novice) never searches; this table's master does.
+    play = running_bot.app.play
+    await play_moves(table, lambda: play.decisions["full"] > 0)
+
+
+def old_table_id(db: Path) -> int:
+    return int(rows(db, "SELECT table_id FROM tables WHERE status='finished'")[0][0])
+
+
+def game_over_note(fake: FakeTelegram, chat_id: int) -> FakeMessage | None:
+    return next((m for m in fake.chat_messages(chat_id) if "Игра окончена!" in m.text), None)
+
+
+async def test_rematch_seats_the_same_people_with_the_same_settings(
+    fake: FakeTelegram, db_path: Path, running_bot: InProcessBot
+) -> None:
+    anna, boris, vera = (
+        fake.add_user(5400 + i, n) for i, n in enumerate(("Анна", "Борис", "Вера"))
+    )
+    gleb = fake.add_user(5404, "Глеб")
+    table = await open_table(
+        fake, GROUP, [anna, boris, vera], seats=["Восток", "Юг"], others=[gleb], start=False
+    )
+    await press_label(fake, anna, table.table_message(), "Правила")
+    await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
+    await press_label(fake, anna, table.table_message(), "Темп")
+    await fake.wait_for(lambda: "Темп: 1 мин" not in options_buttons(table))
+    await press_label(fake, anna, table.table_message(), "Настройки")
+    await fake.wait_for(lambda: "Компьютер: новичок" in options_buttons(table))
+    await press_label(fake, anna, table.table_message(), "Компьютер")
+    await fake.wait_for(lambda: "Компьютер: клуб" in options_buttons(table))
+    await press_label(fake, anna, table.table_message(), "Готово")
+    await fake.wait_for(lambda: "Начать" in options_buttons(table))
+    await press_label(fake, anna, table.table_message(), "Начать")
+    await play_moves(table, lambda: game_over_note(fake, GROUP) is not None)
+    await fake.wait_idle(quiet=0.1)
+    over = game_over_note(fake, GROUP)
+    assert over is not None
+
+    # Gleb did not play: no rematch for him.
+    answer = await press_label(fake, gleb, over, "Ещё партию")
+    assert "играл за этим столом" in answer["text"]
+    # A forged rematch of another table, or one pressed on another message, is refused.
+    forged = await fake.press_raw(anna, GROUP, over.message_id, "rm:999")
+    assert "устарела" in (await forged.answer())["text"]
+    elsewhere = table.table_message().message_id
+    forged = await fake.press_raw(anna, GROUP, elsewhere, f"rm:{old_table_id(db_path)}")
+    assert "устарела" in (await forged.answer())["text"]
+    # Vera asks to be forgotten: she is not seated again.
+    await fake.send_text(vera, vera.id, "/forget_me")
+    confirm = await fake.wait_for(
+        lambda: next(
+            (m for m in fake.chat_messages(vera.id) if m.buttons() and "Удалить" in m.text), None
+        )
+    )
+    await (await fake.press_button(vera, confirm, text_contains="Да")).answer()
+    await fake.wait_for(lambda: "данные удалены" in fake.message(vera.id, confirm.message_id).text)
+
+    # A table is open already: the rematch waits for it.
+    await fake.send_text(anna, GROUP, "/newgame")
+    await fake.wait_for(lambda: len(rows(db_path, "SELECT 1 FROM tables")) == 2)
+    answer = await press_label(fake, boris, over, "Ещё партию")
+    assert "уже есть стол" in answer["text"]
+    await fake.send_text(anna, GROUP, "/cancel")
+    await fake.wait_for(lambda: "Отменить игру" in fake.last_message(GROUP).text)
+    await press_label(fake, anna, fake.last_message(GROUP), "Да")
+    await fake.wait_for(lambda: rows(db_path, "SELECT 1 FROM tables WHERE status='cancelled'"))
+
+    # The calls are Gleb's for a tap under the result.
+    answer = await press_label(fake, gleb, over, "Звать меня")
+    assert "Позову вас" in answer["text"]
+    assert rows(db_path, "SELECT user_id FROM call_me") == [(gleb.id,)]
+
+    # Anna and Boris press at once: one new table.
+    presses = [
+        await fake.press_button(anna, over, text_contains="Ещё партию"),
+        await fake.press_button(boris, over, text_contains="Ещё партию"),
+    ]
+    answers = [(await p.answer())["text"] for p in presses]
+    assert sorted("уже открыт новый стол" in a for a in answers) == [False, True]
+    assert any("Новый стол открыт" in a for a in answers)
+    old, new = rows(
+        db_path,
+        "SELECT table_id, rules_json, pace, hints, ai_level, creator_id, rematch_of"
+        " FROM tables WHERE status IN ('finished', 'open') ORDER BY table_id",
+    )
+    assert new[1:6] == old[1:6] and new[6] == old[0]
+    assert old[2] != 60 and old[4] == "amateur"
+    seats = rows(db_path, "SELECT user_id FROM seats WHERE table_id=? ORDER BY seat", new[0])
+    assert seats == [(anna.id,), (boris.id,), (None,), (None,)]
+    rematch = Table(fake, GROUP, [anna])
+    await fake.wait_for(lambda: "Новый стол" in rematch.table_message().text)
+    text = rematch.table_message().text
+    assert "Север: Анна" in text and "Восток: Борис" in text and "Юг: свободно" in text
+    assert "«Клуб»" in text
+    # Gleb is called to it, and sits in a tap; a press again changes nothing.
+    await fake.wait_for(lambda: calls_of(fake, gleb), message="Gleb called")
+    await press_label(fake, gleb, calls_of(fake, gleb)[0], "Сесть")
+    await fake.wait_for(lambda: "Юг: Глеб" in rematch.table_message().text)
+    answer = await press_label(fake, boris, over, "Ещё партию")
+    assert "уже открыт" in answer["text"]
+    assert len(rows(db_path, "SELECT 1 FROM tables WHERE rematch_of IS NOT NULL")) == 1
