@@ -45,6 +45,7 @@ from bot.outbox import Outbox
 from bot.polling import Poller
 from bot.services.afterword import AfterwordService
 from bot.services.charts import ChartService
+from bot.services.claims import ClaimService
 from bot.services.club import ClubService, record_partners
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
@@ -193,6 +194,7 @@ class App:
         self.lookups = LookupService(self.registry)
         self.teach = TeachService(self.registry, self.play)
         self.club = ClubService(self.registry, self.play, self.afterword)
+        self.claims = ClaimService(self.registry, self.play)
         self.replies = Replies(self.registry, on_expiring=deadlines.set)
         self.timers = Timers(self.registry, self.play, self.afterword, self.replies, deadlines)
         # The Mini App (WEBAPP_URL): its feed listens to the tables' lock releases.
@@ -231,6 +233,7 @@ class App:
         dp["club"] = self.club
         dp["afterword"] = self.afterword
         dp["charts"] = self.charts
+        dp["claims"] = self.claims
         dp["registry"] = self.registry
         dp["replies"] = replies
         self.dp = dp

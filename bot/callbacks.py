@@ -129,3 +129,18 @@ SIT, STAND, PRESET, OPTIONS, OPTION, CLOSE_OPTIONS, START = (
 CANCEL_YES, CANCEL_NO = "cy", "cn"
 PACE = "pace"
 HINTS = "hint"  # the table option «Подсказки», on and off
+
+
+class ClaimCb(Cb, prefix="cl"):
+    """«Остальные мои»: claim every remaining trick, offered at move ``s``."""
+
+    t: int
+    s: int
+
+
+class ClaimVoteCb(Cb, prefix="cv"):
+    """A vote on the claim made at move ``s``: accept (1) or refuse (0)."""
+
+    t: int
+    s: int
+    v: int

@@ -37,6 +37,9 @@ class Place:
     topic: str = ""
 
 
+#: Claims of the rest of a hand each seat may make in one hand.
+CLAIMS_PER_HAND = 2
+
 #: ``tables.creator_id`` of a table opened by an anonymous admin or a channel.
 NO_CREATOR = 0
 
@@ -111,6 +114,11 @@ class LiveTable:
     hint_counts: dict[int, int] = field(default_factory=dict)
     # The forum topic the table lives in; everything for it is sent there (0: none).
     thread_id: int = 0
+    # Claims of the rest («Остальные мои») made per (hand, seat), and the move
+    # number of the claim the other side is voting on (None: none; no card is
+    # played meanwhile).
+    claims: dict[tuple[int, int], int] = field(default_factory=dict)
+    claim_vote: int | None = None
 
     @property
     def players(self) -> int:

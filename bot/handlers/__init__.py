@@ -2,7 +2,17 @@
 
 from aiogram import Router
 
-from bot.handlers import buttons, club, errors, group, lookups, membership, private, teach
+from bot.handlers import (
+    buttons,
+    claims,
+    club,
+    errors,
+    group,
+    lookups,
+    membership,
+    private,
+    teach,
+)
 
 
 def routers() -> list[Router]:
@@ -14,5 +24,6 @@ def routers() -> list[Router]:
         lookups.build(),
         club.build(),
         teach.build(),  # before buttons: their last handler refuses unknown data
+        claims.build(),  # so are these
         buttons.build(),
     ]

@@ -288,6 +288,31 @@ _M13: tuple[Step, ...] = (
     """,
 )
 
+# Claims of the rest of a hand («Остальные мои»): one row per claim (the move
+# number it was made at), counted against the limit per hand; the votes of
+# the other side's people on a claim the engine did not prove.
+_M_CLAIMS: tuple[Step, ...] = (
+    """
+    CREATE TABLE claims(
+        game_id INTEGER NOT NULL REFERENCES games(game_id),
+        seq INTEGER NOT NULL,
+        hand_no INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        voters TEXT NOT NULL,
+        status TEXT NOT NULL
+            CHECK (status IN ('vote', 'proved', 'accepted', 'refused', 'expired')),
+        PRIMARY KEY(game_id, seq))
+    """,
+    "CREATE INDEX claims_open ON claims(game_id) WHERE status = 'vote'",
+    """
+    CREATE TABLE claim_votes(
+        game_id INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        PRIMARY KEY(game_id, seq, seat))
+    """,
+)
+
 MIGRATIONS: list[Sequence[Step]] = [
     _M1,
     _M2,
@@ -302,6 +327,7 @@ MIGRATIONS: list[Sequence[Step]] = [
     _M11,
     _M12,
     _M13,
+    _M_CLAIMS,
 ]
 
 
