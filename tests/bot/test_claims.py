@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from pathlib import Path
 
 from fake_telegram import FakeTelegram
 from fake_telegram.models import FakeMessage, FakeUser
+from fake_telegram.webapp import sign_init_data, table_of_url, web_app_url
 from harness import MakeBot, Table, action_of, open_table, play_moves
+from webapp_kit import Page, app_settings
 
 from bot.clock import FakeClock
 from bot.views.common import cards_line
@@ -349,3 +352,24 @@ async def test_a_proved_claim_ends_the_hand_and_one_trick_left_has_no_button(
     assert line["tricks"][seat] == won + left
     # Play on to a last card of Anna's own: no claim is offered with one trick left.
     await play_moves(table, lambda: (last_card_without_button(), seen_last_card["n"] > 0)[1])
+
+
+async def test_the_mini_app_refuses_a_card_during_the_vote(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    base, app = app_settings()
+    await make_bot(**app)
+    table, users = await four_people(fake)
+    claimer, hand = await to_first_claim(fake, table, users)
+    url = next(web_app_url(m) for m in reversed(fake.chat_messages(claimer.id)) if web_app_url(m))
+    assert url is not None
+    page = Page(base, sign_init_data(fake.token, claimer, time.time()))
+    status, state = await page.state(table_of_url(url))
+    assert status == 200 and state["my_turn"]
+    moves = n_actions(db_path)
+    await claim(fake, claimer, hand)
+    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text)
+    status, answer = await page.move(state, state["playable"][0])
+    assert (status, answer["error"]) == (409, "err-claim-voting")
+    assert "голосование" in answer["text"]
+    assert n_actions(db_path) == moves
