@@ -10,9 +10,11 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
 from fake_telegram import FakeTelegram
 from fake_telegram.models import FakeMessage, FakeUser
 from fake_telegram.webapp import sign_init_data, table_of_url, web_app_url
+from fluent.runtime import FluentBundle, FluentResource
 from harness import MakeBot, Table, action_of, open_table, play_moves
 from webapp_kit import Page, app_settings
 
@@ -373,3 +375,18 @@ async def test_the_mini_app_refuses_a_card_during_the_vote(
     assert (status, answer["error"]) == (409, "err-claim-voting")
     assert "голосование" in answer["text"]
     assert n_actions(db_path) == moves
+
+
+@pytest.mark.parametrize(
+    ("n", "word"), [(2, "взятки"), (5, "взяток"), (11, "взяток"), (13, "взяток"), (21, "взятка")]
+)
+def test_the_claim_line_declines_tricks(n: int, word: str) -> None:
+    b = FluentBundle(["ru"], use_isolating=False)
+    for path in sorted((Path(__file__).resolve().parents[2] / "locales" / "ru").glob("*.ftl")):
+        b.add_resource(FluentResource(path.read_text(encoding="utf-8")))
+    text, errors = b.format_pattern(
+        b.get_message("claim-made").value,
+        {"name": "Анна", "whose": "side", "left": n, "cards": "♠ A"},
+    )
+    assert not errors
+    assert text == f"🙌 Анна: «Остальные мои» (вместе с партнёром) — {n} {word}. Карты: ♠ A"

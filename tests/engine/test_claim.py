@@ -108,7 +108,7 @@ def brute_holds(g: Game, seat: int) -> bool:
         (4, 2, False, 300),
         (4, 3, False, 200),
         (4, 3, True, 200),
-        (3, 4, False, 80),
+        (3, 4, False, 40),
         (5, 3, False, 80),
     ],
 )
