@@ -132,15 +132,19 @@ HINTS = "hint"  # the table option «Подсказки», on and off
 
 
 class ClaimCb(Cb, prefix="cl"):
-    """«Остальные мои»: claim every remaining trick, offered at move ``s``."""
+    """«Остальные мои»: claim every remaining trick, offered at move ``s`` as
+    the presser's ``n``-th claim of the hand (a double press is stale)."""
 
     t: int
     s: int
+    n: int
 
 
 class ClaimVoteCb(Cb, prefix="cv"):
-    """A vote on the claim made at move ``s``: accept (1) or refuse (0)."""
+    """A vote on the claimer's ``n``-th claim of the hand, made at move ``s``:
+    accept (1) or refuse (0)."""
 
     t: int
     s: int
+    n: int
     v: int

@@ -12,14 +12,16 @@ from bot.services.errors import UserError
 
 
 async def on_claim(cb: CallbackQuery, callback_data: ClaimCb, claims: ClaimService) -> None:
-    await claims.claim(callback_data.t, cb.from_user.id, callback_data.s)
+    await claims.claim(callback_data.t, cb.from_user.id, callback_data.s, callback_data.n)
     await cb.answer()
 
 
 async def on_vote(cb: CallbackQuery, callback_data: ClaimVoteCb, claims: ClaimService) -> None:
     if callback_data.v not in (0, 1):
         raise UserError("err-stale")
-    await claims.vote(callback_data.t, cb.from_user.id, callback_data.s, callback_data.v == 1)
+    await claims.vote(
+        callback_data.t, cb.from_user.id, callback_data.s, callback_data.n, callback_data.v == 1
+    )
     await cb.answer()
 
 

@@ -39,9 +39,9 @@ from engine.claim import check_claim, claim_possible, takers, tricks_left
 from engine.scoring import side_of
 
 
-def vote_key(game_id: int, seq: int, seat: int) -> str:
-    """The private question of the claim made at move ``seq`` to ``seat``."""
-    return f"claim:{game_id}:{seq}:{seat}"
+def vote_key(row: ClaimRow, voter: int) -> str:
+    """The private question of a claim to ``voter``."""
+    return f"claim:{row.game_id}:{row.hand_no}:{row.seat}:{row.n}:{voter}"
 
 
 def opponents(live: LiveTable, seat: int) -> list[int]:
@@ -75,7 +75,7 @@ class ClaimService:
         return live
 
     # ------------------------------------------------------------ claim
-    async def claim(self, table_id: int, user_id: int, seq: int) -> None:
+    async def claim(self, table_id: int, user_id: int, seq: int, n: int) -> None:
         async with self.reg.lock(table_id):
             live = await self._playing(table_id)
             seat = live.seat_of(user_id)
@@ -95,6 +95,8 @@ class ClaimService:
             made = live.claims.get((hand_no, seat), 0)
             if made >= CLAIMS_PER_HAND:
                 raise UserError("err-claim-limit", limit=CLAIMS_PER_HAND)
+            if n != made + 1:
+                raise UserError("err-stale")  # a press of a claim already decided
             # Where the computer thinks: a hard claim is a search of its own.
             check = await self.play.think(check_claim, g, seat)
             cards = view(g, seat).hand
@@ -104,11 +106,15 @@ class ClaimService:
             note = claim_note(tr, live, seat, cards, left, side)
             game_id = live.game_id
 
+            voters = opponents(live, seat)
+            row = ClaimRow(game_id, hand_no, seat, made + 1, seq, voters, VOTE, set())
+
             if check.holds:
 
                 async def proved(conn: Conn) -> None:
-                    await repo_claims.add(conn, game_id, seq, hand_no, seat, [], PROVED)
-                    live.claims[(hand_no, seat)] = made + 1
+                    row.status = PROVED
+                    await repo_claims.add(conn, row)
+                    live.claims[(hand_no, seat)] = row.n
                     await render.group_note(
                         conn, live, f"{note}\n{proved_note(tr, live, seat, side)}"
                     )
@@ -116,17 +122,17 @@ class ClaimService:
                 await self.play.commit(live, seat, CLAIM, user_id, proved)
                 return
 
-            voters = opponents(live, seat)
             saved = live.snapshot()
             try:
                 async with self.ctx.db.tx() as conn:
-                    live.claims[(hand_no, seat)] = made + 1
+                    live.claims[(hand_no, seat)] = row.n
                     if any(live.is_computer(s) for s in voters):
-                        await repo_claims.add(conn, game_id, seq, hand_no, seat, voters, REFUSED)
+                        row.status = REFUSED
+                        await repo_claims.add(conn, row)
                         text = f"{note}\n{tr('claim-computer-refuses')}"
                         await render.group_note(conn, live, text)
                     else:
-                        await repo_claims.add(conn, game_id, seq, hand_no, seat, voters, VOTE)
+                        await repo_claims.add(conn, row)
                         live.claim_vote = seq
                         text = f"{note}\n{voters_note(tr, live, voters)}"
                         await render.group_note(conn, live, text)
@@ -135,8 +141,8 @@ class ClaimService:
                             if uid is None or s in live.blocked:
                                 continue
                             ut = self.reg.tr_user(uid, live.lang)
-                            q, markup = ask(ut, live, seat, cards, left, seq)
-                            await enqueue_send(conn, uid, q, markup, key=vote_key(game_id, seq, s))
+                            q, markup = ask(ut, live, seat, cards, left, seq, row.n)
+                            await enqueue_send(conn, uid, q, markup, key=vote_key(row, s))
                     await render.hands(conn, self.reg, live, only={seat})
             except BaseException as e:
                 live.restore(saved)
@@ -146,7 +152,7 @@ class ClaimService:
         self.play.on_change()
 
     # ------------------------------------------------------------- vote
-    async def vote(self, table_id: int, user_id: int, seq: int, yes: bool) -> None:
+    async def vote(self, table_id: int, user_id: int, seq: int, n: int, yes: bool) -> None:
         async with self.reg.lock(table_id):
             live = await self._playing(table_id)
             seat = live.seat_of(user_id)
@@ -154,8 +160,8 @@ class ClaimService:
                 raise UserError("err-not-at-table")
             if not voting(live) or seq != live.seq or live.game_id is None:
                 raise UserError("err-stale")
-            row = await repo_claims.get(self.ctx.db, live.game_id, seq)
-            if row is None or row.status != VOTE:
+            row = await repo_claims.open_claim(self.ctx.db, live.game_id)
+            if row is None or (row.seq, row.n) != (seq, n):
                 raise UserError("err-stale")
             if seat not in row.voters:
                 raise UserError("err-claim-not-voter")
@@ -169,10 +175,11 @@ class ClaimService:
                 saved = live.snapshot()
                 try:
                     async with self.ctx.db.tx() as conn:
-                        await repo_claims.add_vote(conn, row.game_id, seq, seat)
+                        await repo_claims.add_vote(conn, row, seat)
                         ut = self.reg.tr_user(user_id, live.lang)
-                        key = vote_key(row.game_id, seq, seat)
-                        await enqueue_put(conn, user_id, key, ask_accepted(ut, live))
+                        await enqueue_put(
+                            conn, user_id, vote_key(row, seat), ask_accepted(ut, live)
+                        )
                 except BaseException as e:
                     live.restore(saved)
                     if isinstance(e, sqlite3.IntegrityError):
@@ -186,8 +193,8 @@ class ClaimService:
         move's time anew."""
         if live.game_id is None or not voting(live):
             return
-        row = await repo_claims.get(self.ctx.db, live.game_id, live.seq)
-        if row is None or row.status != VOTE:
+        row = await repo_claims.open_claim(self.ctx.db, live.game_id)
+        if row is None or row.seq != live.seq:
             return
         await self._close(live, row, EXPIRED, None)
 
@@ -198,7 +205,7 @@ class ClaimService:
             if uid is None or s in live.blocked:
                 continue
             ut = self.reg.tr_user(uid, live.lang)
-            await enqueue_put(conn, uid, vote_key(row.game_id, row.seq, s), ask_closed(ut, live))
+            await enqueue_put(conn, uid, vote_key(row, s), ask_closed(ut, live))
 
     async def _close(self, live: LiveTable, row: ClaimRow, status: str, by: int | None) -> None:
         """Refused (by ``by``) or expired: play goes on from the same move."""
@@ -206,7 +213,7 @@ class ClaimService:
         saved = live.snapshot()
         try:
             async with self.ctx.db.tx() as conn:
-                await repo_claims.set_status(conn, row.game_id, row.seq, status)
+                await repo_claims.set_status(conn, row, status)
                 live.claim_vote = None
                 if by is not None:
                     text = tr("claim-refused", name=player_name(tr, live, by))
@@ -227,8 +234,8 @@ class ClaimService:
         tr = self.reg.tr_group(live)
 
         async def accepted(conn: Conn) -> None:
-            await repo_claims.add_vote(conn, row.game_id, row.seq, seat)
-            await repo_claims.set_status(conn, row.game_id, row.seq, ACCEPTED)
+            await repo_claims.add_vote(conn, row, seat)
+            await repo_claims.set_status(conn, row, ACCEPTED)
             live.claim_vote = None
             await render.group_note(conn, live, tr("claim-accepted"))
             await self._close_questions(conn, live, row)

@@ -1,4 +1,8 @@
-"""Queries of claims of the rest of a hand («Остальные мои») and their votes."""
+"""Queries of claims of the rest of a hand («Остальные мои») and their votes.
+
+A claim is named by its game, hand, claimer's seat and its number among
+that seat's claims of the hand (``n``, from 1): a second claim of the same
+move after a refusal is another claim, a double press the same one."""
 
 from __future__ import annotations
 
@@ -14,56 +18,66 @@ VOTE, PROVED, ACCEPTED, REFUSED, EXPIRED = "vote", "proved", "accepted", "refuse
 @dataclass(slots=True)
 class ClaimRow:
     game_id: int
-    seq: int
     hand_no: int
     seat: int
+    n: int
+    seq: int  # the move it was made at
     voters: list[int]  # the seats asked (the other side's people)
     status: str
     accepted: set[int]  # the voters who accepted so far
 
 
-async def add(
-    conn: Conn, game_id: int, seq: int, hand_no: int, seat: int, voters: list[int], status: str
-) -> None:
-    """One claim; (game, seq) is its key, so a second claim of the same move fails."""
+async def add(conn: Conn, row: ClaimRow) -> None:
+    """One claim; its key makes a second write of the same claim fail."""
     await execute(
         conn,
-        "INSERT INTO claims(game_id, seq, hand_no, seat, voters, status) VALUES (?, ?, ?, ?, ?, ?)",
-        (game_id, seq, hand_no, seat, json.dumps(voters), status),
+        "INSERT INTO claims(game_id, hand_no, seat, n, seq, voters, status)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (row.game_id, row.hand_no, row.seat, row.n, row.seq, json.dumps(row.voters), row.status),
     )
 
 
-async def set_status(conn: Conn, game_id: int, seq: int, status: str) -> None:
-    await execute(
-        conn, "UPDATE claims SET status=? WHERE game_id=? AND seq=?", (status, game_id, seq)
-    )
-
-
-async def add_vote(conn: Conn, game_id: int, seq: int, seat: int) -> None:
-    """An acceptance; the key makes a second one of the same seat fail."""
+async def set_status(conn: Conn, row: ClaimRow, status: str) -> None:
     await execute(
         conn,
-        "INSERT INTO claim_votes(game_id, seq, seat) VALUES (?, ?, ?)",
-        (game_id, seq, seat),
+        "UPDATE claims SET status=? WHERE game_id=? AND hand_no=? AND seat=? AND n=?",
+        (status, row.game_id, row.hand_no, row.seat, row.n),
     )
 
 
-async def get(db: Database, game_id: int, seq: int) -> ClaimRow | None:
-    row = await db.fetchone("SELECT * FROM claims WHERE game_id=? AND seq=?", (game_id, seq))
+async def add_vote(conn: Conn, row: ClaimRow, voter: int) -> None:
+    """An acceptance; the key makes a second one of the same voter fail."""
+    await execute(
+        conn,
+        "INSERT INTO claim_votes(game_id, hand_no, seat, n, voter) VALUES (?, ?, ?, ?, ?)",
+        (row.game_id, row.hand_no, row.seat, row.n, voter),
+    )
+
+
+async def open_claim(db: Database, game_id: int) -> ClaimRow | None:
+    """The claim of the game being voted on, with its acceptances so far."""
+    row = await db.fetchone(
+        "SELECT * FROM claims WHERE game_id=? AND status=? ORDER BY seq DESC, n DESC LIMIT 1",
+        (game_id, VOTE),
+    )
     if row is None:
         return None
-    votes = await db.fetchall(
-        "SELECT seat FROM claim_votes WHERE game_id=? AND seq=?", (game_id, seq)
-    )
-    return ClaimRow(
+    claim = ClaimRow(
         row["game_id"],
-        row["seq"],
         row["hand_no"],
         row["seat"],
+        row["n"],
+        row["seq"],
         [int(s) for s in json.loads(row["voters"])],
         row["status"],
-        {r["seat"] for r in votes},
+        set(),
     )
+    votes = await db.fetchall(
+        "SELECT voter FROM claim_votes WHERE game_id=? AND hand_no=? AND seat=? AND n=?",
+        (claim.game_id, claim.hand_no, claim.seat, claim.n),
+    )
+    claim.accepted = {r["voter"] for r in votes}
+    return claim
 
 
 async def load(db: Database, game_id: int) -> tuple[dict[tuple[int, int], int], int | None]:

@@ -39,7 +39,8 @@ def claim_part(
     if table.claim_vote == table.seq:
         return tr("claim-waiting"), markup
     if claim_offered(table, v):
-        claim = button(tr("btn-claim"), ClaimCb.packed(t=table.table_id, s=table.seq))
+        n = table.claims.get((v.hand_no, v.seat), 0) + 1
+        claim = button(tr("btn-claim"), ClaimCb.packed(t=table.table_id, s=table.seq, n=n))
         return None, keyboard([*rows_of(markup), [claim]])
     return None, markup
 
@@ -66,7 +67,7 @@ def voters_note(tr: Tr, table: LiveTable, voters: Sequence[int]) -> str:
 
 
 def ask(
-    tr: Tr, table: LiveTable, seat: int, cards: Sequence[int], left: int, seq: int
+    tr: Tr, table: LiveTable, seat: int, cards: Sequence[int], left: int, seq: int, n: int
 ) -> tuple[str, Keyboard]:
     """The private question to one of the other side, with its two buttons."""
     text = tr(
@@ -80,8 +81,8 @@ def ask(
     markup = keyboard(
         [
             [
-                button(tr("btn-claim-accept"), ClaimVoteCb.packed(t=t, s=seq, v=1)),
-                button(tr("btn-claim-refuse"), ClaimVoteCb.packed(t=t, s=seq, v=0)),
+                button(tr("btn-claim-accept"), ClaimVoteCb.packed(t=t, s=seq, n=n, v=1)),
+                button(tr("btn-claim-refuse"), ClaimVoteCb.packed(t=t, s=seq, n=n, v=0)),
             ]
         ]
     )

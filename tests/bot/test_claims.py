@@ -218,7 +218,7 @@ async def test_refusal_lets_play_go_on_and_claims_are_limited(
     # Two claims a hand: the button is gone, a forged one is refused.
     assert button_data(hand, "cl:") is None
     forged = await (
-        await fake.press_raw(claimer, claimer.id, hand.message_id, f"cl:{1}:{moves}")
+        await fake.press_raw(claimer, claimer.id, hand.message_id, f"cl:{1}:{moves}:3")
     ).answer()
     assert "устарела" in forged["text"]
     # Play goes on: the claimer plays a card.
