@@ -195,6 +195,11 @@ class ClaimService:
             return
         row = await repo_claims.open_claim(self.ctx.db, live.game_id)
         if row is None or row.seq != live.seq:
+            # Nothing to close after all: the move gets its time anew rather
+            # than the deadline coming round again and again.
+            live.claim_vote = None
+            async with self.ctx.db.tx() as conn:
+                await self.play.schedule(conn, live)
             return
         await self._close(live, row, EXPIRED, None)
 
