@@ -10,8 +10,9 @@ played never changes who takes a trick), and a position at the start of a
 trick is decided once (the same cards can be reached in many orders).
 
 Within ``NODE_LIMIT`` positions the answer is proved either way; beyond it
-the claim is "not proved" and the table votes on it. The limit was chosen
-from the worst cases measured by ``bench_worst`` below (docs/engine.md).
+the claim is "not proved" and the table votes on it (the safe side: the
+opponents decide). The limit was chosen from the cases measured by
+``bench_worst`` below (docs/engine.md).
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ from engine.cards import NON_SPADES_MASK, SPADES, SUIT_MASKS
 from engine.game import PLAY, Game
 from engine.scoring import partner
 
-#: Positions the search may visit before it gives up ("not proved"): a full
-#: hand's hardest claims stay within it, and it bounds the work of a claim to
-#: well under a second of one core.
-NODE_LIMIT = 100_000
+#: Positions the search may visit before it gives up ("not proved": the
+#: table votes). Claims with eight tricks or fewer left, where people claim,
+#: are decided far within it; a full hand sometimes is not, and would take
+#: several times longer to decide. It bounds a claim to a fraction of a second
+#: of one core (``bench_worst`` and docs/engine.md).
+NODE_LIMIT = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +141,10 @@ class _Search:
         n = self.n
         last = len(trick) == n - 1
         nxt = seat + 1 if seat + 1 < n else 0
-        for c in self._choices(legal, trick):
+        choices = self._choices(legal, trick)
+        if maximiser and trick and win_seat in self.winners:
+            choices.reverse()  # the trick is the side's already: keep the high cards
+        for c in choices:
             if not trick or _BEATS[win_card] >> c & 1:
                 w_card, w_seat = c, seat
             else:
@@ -183,9 +189,9 @@ class _Search:
 
 def bench_worst(deals: int = 200, seed: int = 0) -> int:
     """The most positions a claim at the first lead of a full hand needed, over
-    ``deals`` random deals where the claimer's side was dealt long spades
-    (the claims people make, and the slowest to prove): how NODE_LIMIT was
-    chosen. A development aid, run by hand."""
+    ``deals`` random deals where the claimer's side was dealt the eight top
+    spades (claims worth checking, and the slowest to decide): how NODE_LIMIT
+    was chosen. A development aid, run by hand."""
     from engine.cards import deck
     from engine.rules import Rules
 
@@ -197,7 +203,10 @@ def bench_worst(deals: int = 200, seed: int = 0) -> int:
         spades = sorted((c for c in cards if c >= 39), reverse=True)
         rest = [c for c in cards if c < 39]
         strong = spades[:8] + rest[:18]
-        hands = [strong[:13], rest[18:31], strong[13:], rest[31:]]
+        weak = spades[8:] + rest[18:]
+        rng.shuffle(strong)
+        rng.shuffle(weak)
+        hands = [strong[:13], weak[:13], strong[13:], weak[13:]]
         g = Game(Rules(), None, 3)
         g.deal([sorted(h) for h in hands])
         for _bid in range(4):
