@@ -333,10 +333,13 @@ async def test_a_proved_claim_ends_the_hand_and_one_trick_left_has_no_button(
 
     def provable() -> bool:
         last_card_without_button()
-        if claim_offer(fake, [anna]) is None:
+        found = claim_offer(fake, [anna])
+        if found is None:
             return False
         g = game_of(db_path)
-        return check_claim(g, g.to_move).holds is True
+        offered_at = int((button_data(found[1], "cl:") or "").split(":")[2])
+        # The message shows the game as it stands (not a move behind it).
+        return offered_at == len(g.actions) and check_claim(g, g.to_move).holds is True
 
     await play_moves(table, provable)
     found = claim_offer(fake, [anna])
