@@ -46,6 +46,7 @@ from bot.polling import Poller
 from bot.services.afterword import AfterwordService
 from bot.services.calls import CallService
 from bot.services.charts import ChartService
+from bot.services.claims import ClaimService
 from bot.services.club import ClubService, record_partners
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
@@ -200,6 +201,7 @@ class App:
         self.rematch = RematchService(self.registry, self.tables)
         self.teach = TeachService(self.registry, self.play)
         self.club = ClubService(self.registry, self.play, self.afterword)
+        self.claims = ClaimService(self.registry, self.play)
         self.replies = Replies(self.registry, on_expiring=deadlines.set)
         self.timers = Timers(self.registry, self.play, self.afterword, self.replies, deadlines)
         # The Mini App (WEBAPP_URL): its hub listens to the tables' lock releases.
@@ -238,6 +240,7 @@ class App:
         dp["club"] = self.club
         dp["afterword"] = self.afterword
         dp["charts"] = self.charts
+        dp["claims"] = self.claims
         dp["registry"] = self.registry
         dp["calls"] = self.calls
         dp["rematch"] = self.rematch

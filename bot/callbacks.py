@@ -149,3 +149,22 @@ class RematchCb(Cb, prefix="rm"):
     """«Ещё партию»: a new table like finished table ``t``, the same people seated."""
 
     t: int
+
+
+class ClaimCb(Cb, prefix="cl"):
+    """«Остальные мои»: claim every remaining trick, offered at move ``s`` as
+    the presser's ``n``-th claim of the hand (a double press is stale)."""
+
+    t: int
+    s: int
+    n: int
+
+
+class ClaimVoteCb(Cb, prefix="cv"):
+    """A vote on the claimer's ``n``-th claim of the hand, made at move ``s``:
+    accept (1) or refuse (0)."""
+
+    t: int
+    s: int
+    n: int
+    v: int

@@ -37,6 +37,9 @@ class Place:
     topic: str = ""
 
 
+#: Claims of the rest of a hand each seat may make in one hand.
+CLAIMS_PER_HAND = 2
+
 #: ``tables.creator_id`` of a table opened by an anonymous admin or a channel.
 NO_CREATOR = 0
 
@@ -113,6 +116,11 @@ class LiveTable:
     thread_id: int = 0
     # The computer's strength at this table (an engine.ai level; '': the bot's AI_LEVEL).
     ai_level: str = ""
+    # Claims of the rest («Остальные мои») made per (hand, seat), and the move
+    # number of the claim the other side is voting on (None: none; no card is
+    # played meanwhile).
+    claims: dict[tuple[int, int], int] = field(default_factory=dict)
+    claim_vote: int | None = None
 
     @property
     def players(self) -> int:

@@ -7,6 +7,8 @@ and the computer's search stay cheap:
 * ``0…51``   a card (play, or one card of a blind-nil exchange)
 * ``52…69``  a bid of 0…17 (0 = nil): ``BID + n``
 * ``70``     blind nil
+* ``71``     claim: the player to move takes every remaining trick of the
+  hand (a claim the table conceded: proved by ``engine.claim`` or accepted)
 
 ``Game`` is mutable for speed (``apply_action``); ``apply(state, action)``
 returns a new state for callers that want values. Randomness is only in
@@ -37,6 +39,7 @@ from engine.scoring import decide_end, score_hand, sides
 
 BID = 52
 BLIND = 70
+CLAIM = 71
 MAX_BID = 17
 
 
@@ -66,6 +69,8 @@ def action_to_json(action: int) -> int | str:
     """Replay notation: a bid number, ``"blind"`` or a card like ``"AS"``."""
     if action == BLIND:
         return "blind"
+    if action == CLAIM:
+        return "claim"
     if action >= BID:
         return action - BID
     return card_str(action)
@@ -81,6 +86,8 @@ def action_from_json(value: Any, phase: Phase) -> int:
                 return BID + value
             raise EngineError("bid_out_of_range", f"bid {value} is outside 0..{MAX_BID}")
         raise EngineError("bad_action", f"not a bid: {value!r}")
+    if value == "claim":
+        return CLAIM
     try:
         return parse_card(value)
     except ValueError as e:
@@ -391,6 +398,18 @@ class Game:
         if len(tricks) == self.hand_size:
             self._finish_hand()
 
+    def _apply_claim(self, seat: int) -> None:
+        """The rest of the hand to ``seat``, as if played out: the cards on the
+        table and in the hands are gone, every trick not yet won is its."""
+        left = self.hand_size - len(self.tricks)
+        if left < 2:
+            raise EngineError("claim_not_allowed", "a claim needs at least two tricks left")
+        self.tricks_won[seat] += left
+        self.hands = [0] * self.n
+        self.trick = []
+        self.actions.append(CLAIM)
+        self._finish_hand()
+
     def _finish_hand(self) -> None:
         assert sum(self.tricks_won) == self.hand_size, "tricks must add up to the hand size"
         bids = [b if b is not None else 0 for b in self.bids]
@@ -447,9 +466,13 @@ class Game:
             raise EngineError("wrong_phase", "the hand is not dealt yet")
         if seat is not None and seat != self.to_move:
             raise EngineError("not_your_turn", "it is another seat's turn")
-        if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action <= BLIND:
+        if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action <= CLAIM:
             raise EngineError("bad_action", f"unknown action {action!r}")
-        if p is BIDDING:
+        if action == CLAIM:
+            if p is not PLAY:
+                raise EngineError("wrong_phase", "a claim is made while cards are played")
+            self._apply_claim(self.to_move)
+        elif p is BIDDING:
             if action < BID:
                 raise EngineError("wrong_phase", "bidding is in progress: bid first")
             self._apply_bid(self.to_move, action)
@@ -538,6 +561,7 @@ __all__ = [
     "BID",
     "BIDDING",
     "BLIND",
+    "CLAIM",
     "DEAL",
     "EXCHANGE",
     "Game",

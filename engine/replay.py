@@ -16,6 +16,7 @@ from engine.cards import CardParseError, card_str, parse_card
 from engine.errors import EngineError
 from engine.game import (
     BIDDING,
+    CLAIM,
     DEAL,
     EXCHANGE,
     OVER,
@@ -199,7 +200,7 @@ def record_of(game: Game) -> dict[str, Any]:
                     exchange.append({"from": seat, "cards": []})
                 exchange[-1]["cards"].append(card_str(a))
             else:
-                plays.append(card_str(a))
+                plays.append(card_str(a) if a != CLAIM else "claim")
         if exchange:
             h["exchange"] = exchange
         h["plays"] = plays

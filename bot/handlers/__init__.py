@@ -4,6 +4,7 @@ from aiogram import Router
 
 from bot.handlers import (
     buttons,
+    claims,
     club,
     errors,
     group,
@@ -25,5 +26,6 @@ def routers() -> list[Router]:
         club.build(),
         teach.build(),  # before buttons: their last handler refuses unknown data
         social.build(),  # so is this one
+        claims.build(),  # so are these
         buttons.build(),
     ]

@@ -22,7 +22,7 @@ from bot.clock import Clock
 from bot.i18n import Texts
 from bot.model import LiveTable, Pause, TableStatus, rules_from_json
 from bot.pace import is_daily
-from bot.storage import repo, repo_club, repo_teaching
+from bot.storage import repo, repo_claims, repo_club, repo_teaching
 from bot.storage.db import Database
 from engine import Game
 
@@ -165,6 +165,7 @@ class Registry:
                 live.looked = await repo.looked_seats(
                     self.ctx.db, game_row.game_id, live.game.hand_no
                 )
+                live.claims, live.claim_vote = await repo_claims.load(self.ctx.db, game_row.game_id)
                 deadline = await repo.get_deadline(self.ctx.db, game_row.game_id)
                 live.due_at = deadline.due_at if deadline else None
                 if deadline is not None and deadline.reminders and not is_daily(live.pace):

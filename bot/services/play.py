@@ -59,7 +59,7 @@ def last_trick(g: Game, seat: int, action: int, line: dict[str, Any]) -> LastTri
     """The trick a hand's last card completed: the cards before it, that card,
     and who took it (whose tricks grew in the hand's sheet line). None when
     the hand ended otherwise (no card was played: a hand thrown in)."""
-    if g.phase != PLAY:
+    if g.phase != PLAY or action >= BID:  # not a card: a claim conceded
         return None
     v = public_view(g)
     pairs = (*v.trick, (seat, action))
@@ -109,6 +109,9 @@ class PlayService:
         self._ping_after = settings.turn_ping_after
         self.on_change: Callable[[], None] = on_change or self.ctx.outbox.wake
         self.finish_hooks = tuple(finish_hooks)
+        # Called instead of the club player's move when a claim's vote holds
+        # the move whose deadline passed (set by the claims' service).
+        self.claim_timeout: Callable[[LiveTable], Awaitable[None]] | None = None
 
     @property
     def chooser(self) -> Chooser:
@@ -151,6 +154,8 @@ class PlayService:
             assert g is not None
             if g.to_move != seat:
                 raise UserError("err-not_your_turn")
+            if live.claim_vote == live.seq:  # a claim of this move is voted on
+                raise UserError("err-claim-voting")
             if action == BLIND and seat in live.looked:
                 raise UserError("err-looked")
             await self._commit(live, seat, action, user_id)
@@ -344,6 +349,14 @@ class PlayService:
         if live.status == "finished":
             self.reg.forget(live.table_id)
 
+    async def commit(
+        self, live: LiveTable, seat: int, action: int, user_id: int | None, extra: Extra
+    ) -> None:
+        """A move decided outside a press (a claim conceded), under the
+        table's lock: written and shown like one, ``extra`` in its transaction."""
+        await self._commit(live, seat, action, user_id, extra)
+        self.kick(live.table_id)
+
     async def _finish(self, conn: Conn, live: LiveTable) -> None:
         g = live.game
         assert g is not None and live.game_id is not None
@@ -445,6 +458,9 @@ class PlayService:
         """The club player makes this one move; three in a row hand it the seat."""
         g = live.game
         assert g is not None
+        if live.claim_vote == live.seq and self.claim_timeout is not None:
+            await self.claim_timeout(live)
+            return
         action = await self._decide(g, seat, live.ai_level)
         missed = live.timeouts.get(seat, 0) + 1
         uid = live.seats[seat]

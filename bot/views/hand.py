@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.callbacks import HintCb, LookCb, MoveCb, WhyCb
 from bot.i18n import esc
 from bot.model import LiveTable
+from bot.views.claim import claim_part
 from bot.views.common import (
     Tr,
     card,
@@ -95,6 +96,9 @@ def hand_message(
     else:
         lines.append(your_play(tr, v))
         markup = _card_keyboard(table, v)
+        claim_line, markup = claim_part(tr, table, v, markup)
+        if claim_line is not None:
+            lines.append(claim_line)
     if table.hints and markup is not None and v.to_move == seat:
         markup = keyboard([*rows_of(markup), [_hint_button(tr, table)]])
     if webapp is not None and v.phase != OVER:

@@ -59,7 +59,7 @@ from engine.ai.search import (
 )
 from engine.cards import SPADES, SUIT_MASKS, mask_of, parse_card
 from engine.errors import EngineError
-from engine.game import BID, BIDDING, BLIND, EXCHANGE, PLAY, action_from_json
+from engine.game import BID, BIDDING, BLIND, CLAIM, EXCHANGE, PLAY, action_from_json
 from engine.replay import ReplayError, load_game, run_hand
 from engine.scoring import sides
 from engine.view import View, view
@@ -298,6 +298,9 @@ def _decisions(record: Any, seat: int, hand: int | None) -> tuple[list[tuple[Vie
         steps += [("play", p) for p in h.get("plays", [])]
         start = len(game.sheet)
         for kind, value in steps:
+            if value == "claim":  # a claim conceded: no decision to review
+                game.apply_action(CLAIM)
+                continue
             a = action_from_json(value, BIDDING) if kind == "bid" else parse_card(value)
             if game.to_move == seat:
                 out.append((view(game, seat), a))

@@ -844,7 +844,7 @@ def test_error_wrong_phase() -> None:
     assert_refused(g, 3, "wrong_phase")  # a bid while playing
 
 
-@pytest.mark.parametrize("action", [-1, 71, 1000, True, "AS", None, 3.0])
+@pytest.mark.parametrize("action", [-1, 72, 1000, True, "AS", None, 3.0])  # 71: CLAIM
 def test_error_bad_action(action: Any) -> None:
     g = new_game()
     deal(g, DEAL)

@@ -1,0 +1,98 @@
+"""The texts and buttons of a claim of the rest of a hand («Остальные мои»).
+
+The cards shown are the claimer's own, handed in by the service from the
+claimer's view of the game: nothing here reads the game itself."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.callbacks import ClaimCb, ClaimVoteCb
+from bot.i18n import esc
+from bot.model import CLAIMS_PER_HAND, LiveTable
+from bot.views.common import Tr, cards_line, player_name
+from bot.views.keyboard import Keyboard, button, keyboard, rows_of
+from engine.game import PLAY
+from engine.view import View
+
+
+def claim_offered(table: LiveTable, v: View) -> bool:
+    """The button is there on the player's turn in play with two tricks or
+    more left, no claim being voted on, and claims left this hand."""
+    return (
+        v.phase == PLAY
+        and v.to_move == v.seat
+        and v.hand_size - len(v.tricks) >= 2
+        and table.claim_vote != table.seq
+        and table.claims.get((v.hand_no, v.seat), 0) < CLAIMS_PER_HAND
+        and not table.is_computer(v.seat)
+    )
+
+
+def claim_part(
+    tr: Tr, table: LiveTable, v: View, markup: Keyboard | None
+) -> tuple[str | None, Keyboard | None]:
+    """What a claim adds to the player's hand on their turn: a line while the
+    claim is voted on, or the button."""
+    if v.to_move != v.seat or v.phase != PLAY:
+        return None, markup
+    if table.claim_vote == table.seq:
+        return tr("claim-waiting"), markup
+    if claim_offered(table, v):
+        n = table.claims.get((v.hand_no, v.seat), 0) + 1
+        claim = button(tr("btn-claim"), ClaimCb.packed(t=table.table_id, s=table.seq, n=n))
+        return None, keyboard([*rows_of(markup), [claim]])
+    return None, markup
+
+
+def claim_note(
+    tr: Tr, table: LiveTable, seat: int, cards: Sequence[int], left: int, side: bool
+) -> str:
+    """The group's line: who claims how many tricks, with the claimer's cards."""
+    return tr(
+        "claim-made",
+        name=player_name(tr, table, seat),
+        whose="side" if side else "self",
+        left=left,
+        cards=cards_line(list(cards)),
+    )
+
+
+def proved_note(tr: Tr, table: LiveTable, seat: int, side: bool) -> str:
+    return tr("claim-proved", name=player_name(tr, table, seat), whose="side" if side else "self")
+
+
+def voters_note(tr: Tr, table: LiveTable, voters: Sequence[int]) -> str:
+    return tr("claim-vote", names=", ".join(player_name(tr, table, s) for s in voters))
+
+
+def ask(
+    tr: Tr, table: LiveTable, seat: int, cards: Sequence[int], left: int, seq: int, n: int
+) -> tuple[str, Keyboard]:
+    """The private question to one of the other side, with its two buttons."""
+    text = tr(
+        "claim-ask",
+        group=esc(table.chat_title),
+        name=player_name(tr, table, seat),
+        left=left,
+        cards=cards_line(list(cards)),
+    )
+    t = table.table_id
+    markup = keyboard(
+        [
+            [
+                button(tr("btn-claim-accept"), ClaimVoteCb.packed(t=t, s=seq, n=n, v=1)),
+                button(tr("btn-claim-refuse"), ClaimVoteCb.packed(t=t, s=seq, n=n, v=0)),
+            ]
+        ]
+    )
+    return text, markup
+
+
+def ask_accepted(tr: Tr, table: LiveTable) -> str:
+    return tr("claim-ask-accepted", group=esc(table.chat_title))
+
+
+def ask_closed(tr: Tr, table: LiveTable) -> str:
+    """The question once decided: the claimer's cards are no longer shown."""
+    return tr("claim-ask-closed", group=esc(table.chat_title))

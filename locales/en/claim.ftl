@@ -1,0 +1,38 @@
+# "The rest are mine": a claim of every remaining trick of the hand.
+btn-claim = 🙌 The rest are mine
+btn-claim-accept = ✅ Agree
+btn-claim-refuse = ❌ Play on
+# The group: the claim with the claimer's remaining cards.
+claim-made = 🙌 { $name }: "The rest are mine"{ $whose ->
+    [side] { " " }(with the partner)
+   *[self] { "" }
+} — { $left } { $left ->
+    [one] trick
+   *[other] tricks
+}. Cards: { $cards }
+claim-proved = ✅ Proved: however the opponents play, { $whose ->
+    [side] { $name } and partner take
+   *[self] { $name } takes
+} every remaining trick. The hand is over.
+claim-vote = The engine did not prove the claim. The opponents decide: { $names }.
+claim-computer-refuses = The club player does not agree to an unproved claim: play on.
+claim-accepted = ✅ The opponents agreed: the hand is over.
+claim-refused = ❌ { $name } does not agree: play on.
+claim-expired = ⌛ Time is up and not everyone answered: play on.
+# The claimer's hand while the other side decides.
+claim-waiting = ⏳ Your claim "The rest are mine" is being voted on: waiting for the opponents.
+# The private question to each person of the other side.
+claim-ask = 🙌 "{ $group }": { $name } claims every remaining trick ({ $left }).
+    Cards: { $cards }
+    Agree to end the hand so?
+claim-ask-accepted = ✅ "{ $group }": you agreed to the claim. Waiting for the others.
+claim-ask-closed = "{ $group }": the claim "The rest are mine" is closed.
+err-claim-voting = A claim "The rest are mine" is being voted on: waiting for the opponents.
+err-claim-not-now = You cannot claim the rest now.
+err-claim-limit = You have claimed the rest { $limit ->
+    [one] once
+   *[other] { $limit } times
+} this hand: no more.
+err-claim-not-voter = The claimer's opponents decide.
+err-claim-voted = ✅ Your answer is already in.
+err-claim_not_allowed = A claim needs at least two tricks left.

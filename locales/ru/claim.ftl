@@ -1,0 +1,40 @@
+# «Остальные мои»: a claim of every remaining trick of the hand.
+btn-claim = 🙌 Остальные мои
+btn-claim-accept = ✅ Согласен
+btn-claim-refuse = ❌ Играем дальше
+# The group: the claim with the claimer's remaining cards.
+claim-made = 🙌 { $name }: «Остальные мои»{ $whose ->
+    [side] { " " }(вместе с партнёром)
+   *[self] { "" }
+} — { $left } { $left ->
+    [one] взятка
+    [few] взятки
+   *[many] взяток
+}. Карты: { $cards }
+claim-proved = ✅ Доказано: как бы ни играли соперники, { $whose ->
+    [side] { $name } с партнёром берут
+   *[self] { $name } берёт
+} все оставшиеся взятки. Сдача окончена.
+claim-vote = Движок не доказал заявку. Решают соперники: { $names }.
+claim-computer-refuses = Клубный игрок не соглашается на заявку без доказательства: играем дальше.
+claim-accepted = ✅ Соперники согласились: сдача окончена.
+claim-refused = ❌ { $name } не согласен: играем дальше.
+claim-expired = ⌛ Время вышло, не все ответили: играем дальше.
+# The claimer's hand while the other side decides.
+claim-waiting = ⏳ Ваша заявка «Остальные мои» на голосовании: ждём ответа соперников.
+# The private question to each person of the other side.
+claim-ask = 🙌 «{ $group }»: { $name } заявляет, что возьмёт все оставшиеся взятки ({ $left }).
+    Карты: { $cards }
+    Согласны закончить сдачу так?
+claim-ask-accepted = ✅ «{ $group }»: вы согласились с заявкой. Ждём остальных.
+claim-ask-closed = «{ $group }»: заявка «Остальные мои» закрыта.
+err-claim-voting = Идёт голосование по заявке «Остальные мои»: ждём ответа соперников.
+err-claim-not-now = Заявить «Остальные мои» сейчас нельзя.
+err-claim-limit = В этой сдаче вы уже заявляли «Остальные мои» { $limit ->
+    [one] { $limit } раз
+    [few] { $limit } раза
+   *[many] { $limit } раз
+}: больше нельзя.
+err-claim-not-voter = Решают соперники заявившего.
+err-claim-voted = ✅ Ваш ответ уже принят.
+err-claim_not_allowed = Заявка возможна, пока остались хотя бы две взятки.

@@ -1,0 +1,395 @@
+"""«Остальные мои» through the buttons, as people use it: a claim the engine
+proves ends the hand; one it does not goes to the other side's vote in
+private (accepted, refused, out of time, across a restart); a computer among
+them refuses; the group sees the claimer's cards and nothing more."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+from fake_telegram import FakeTelegram
+from fake_telegram.models import FakeMessage, FakeUser
+from fake_telegram.webapp import sign_init_data, table_of_url, web_app_url
+from fluent.runtime import FluentBundle, FluentResource
+from harness import MakeBot, Table, action_of, open_table, play_moves
+from webapp_kit import Page, app_settings
+
+from bot.clock import FakeClock
+from bot.views.common import cards_line
+from engine import CLAIM, Game
+from engine.cards import SUIT_SYMBOLS
+from engine.claim import check_claim, tricks_left
+from engine.rules import Rules
+
+GROUP = -1004242
+PACE = 60
+
+
+def game_of(db: Path) -> Game:
+    """The game as the database holds it: what only the engine may know."""
+    con = sqlite3.connect(db)
+    try:
+        seed, rules_json, dealer, game_id = con.execute(
+            "SELECT seed, rules_json, first_dealer, game_id FROM games ORDER BY game_id DESC"
+        ).fetchone()
+        acts = [
+            a
+            for (a,) in con.execute(
+                "SELECT action FROM actions WHERE game_id=? ORDER BY seq", (game_id,)
+            )
+        ]
+    finally:
+        con.close()
+    return Game.replay(Rules.from_json(json.loads(rules_json)), seed, acts, dealer)
+
+
+def n_actions(db: Path) -> int:
+    con = sqlite3.connect(db)
+    try:
+        return int(con.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+    finally:
+        con.close()
+
+
+def button_data(msg: FakeMessage, prefix: str) -> str | None:
+    return next((b.value for b in msg.buttons() if (b.value or "").startswith(prefix)), None)
+
+
+def claim_offer(fake: FakeTelegram, users: list[FakeUser]) -> tuple[FakeUser, FakeMessage] | None:
+    """Whose hand offers «Остальные мои» now, with that message."""
+    for u in users:
+        for m in reversed(fake.chat_messages(u.id)):
+            if button_data(m, "m:") or button_data(m, "cl:"):
+                if button_data(m, "cl:"):
+                    return u, m
+                break
+    return None
+
+
+def question(fake: FakeTelegram, user: FakeUser) -> FakeMessage | None:
+    """The user's latest private question about a claim."""
+    marks = ("заявляет, что возьмёт", "согласились с заявкой", "«Остальные мои» закрыта")
+    return next(
+        (m for m in reversed(fake.chat_messages(user.id)) if any(k in m.text for k in marks)),
+        None,
+    )
+
+
+def has_card(text: str) -> bool:
+    return any(s in text for s in SUIT_SYMBOLS)
+
+
+async def four_people(fake: FakeTelegram) -> tuple[Table, list[FakeUser]]:
+    users = [
+        fake.add_user(4201, "Анна"),
+        fake.add_user(4202, "Борис"),
+        fake.add_user(4203, "Вика"),
+        fake.add_user(4204, "Глеб"),
+    ]
+    table = await open_table(fake, GROUP, users, seats=["Восток", "Юг", "Запад"])
+    return table, users
+
+
+async def to_first_claim(
+    fake: FakeTelegram, table: Table, users: list[FakeUser]
+) -> tuple[FakeUser, FakeMessage]:
+    """Bid, and stop at the first lead: the leader's hand offers the claim."""
+    await play_moves(table, lambda: claim_offer(fake, users) is not None)
+    found = claim_offer(fake, users)
+    assert found is not None
+    return found
+
+
+async def claim(fake: FakeTelegram, user: FakeUser, msg: FakeMessage) -> dict:
+    data = button_data(msg, "cl:")
+    assert data is not None
+    return await (await fake.press(user, user.id, msg.message_id, data)).answer()
+
+
+async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    await make_bot()
+    table, users = await four_people(fake)
+    claimer, hand = await to_first_claim(fake, table, users)
+    g = game_of(db_path)
+    seat = users.index(claimer)
+    assert g.to_move == seat and tricks_left(g) == 13
+    assert check_claim(g, seat).holds is not True  # thirteen winners at the first lead: never
+    mine = cards_line(g.hand_cards(seat))
+    partner = users[(seat + 2) % 4]
+    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    before = len(fake.sent_texts(GROUP))
+    moves = n_actions(db_path)
+
+    assert (await claim(fake, claimer, hand))["text"] is None
+    note = await fake.wait_for(
+        lambda: next((t for t in fake.sent_texts(GROUP)[before:] if "Остальные мои" in t), None)
+    )
+    assert mine in note and "Решают соперники" in note
+    for u in others:
+        await fake.wait_for(
+            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:")
+        )
+        assert mine in question(fake, u).text
+    assert question(fake, partner) is None  # the partner is not asked
+    # Meanwhile no card is played: the claimer is told why.
+    hand = fake.last_message(claimer.id)
+    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text)
+    hand = fake.last_message(claimer.id)
+    assert button_data(hand, "cl:") is None
+    card = button_data(hand, "m:")
+    assert card is not None
+    refused = await (await fake.press(claimer, claimer.id, hand.message_id, card)).answer()
+    assert "голосование" in refused["text"]
+    # The partner cannot vote, even forging the button in their own chat.
+    forged = await (
+        await fake.press_raw(
+            partner,
+            partner.id,
+            fake.last_message(partner.id).message_id,
+            next(b.value for b in question(fake, others[0]).buttons() if "Согласен" in b.text),
+        )
+    ).answer()
+    assert "устарела" in forged["text"]
+
+    first = question(fake, others[0])
+    accept = next(b.value for b in first.buttons() if "Согласен" in b.text)
+    assert (await (await fake.press(others[0], others[0].id, first.message_id, accept)).answer())[
+        "text"
+    ] is None
+    await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text)
+    # A second press of the same button (it is gone): stale, nothing changes.
+    again = await (await fake.press_raw(others[0], others[0].id, first.message_id, accept)).answer()
+    assert "устарела" in again["text"]
+    assert n_actions(db_path) == moves
+
+    second = question(fake, others[1])
+    accept = next(b.value for b in second.buttons() if "Согласен" in b.text)
+    await (await fake.press(others[1], others[1].id, second.message_id, accept)).answer()
+    await fake.wait_for(lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)))
+    await fake.wait_for(lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]))
+    after = game_of(db_path)
+    assert after.actions[moves] == CLAIM
+    assert after.sheet[0]["tricks"][seat] == 13
+    # The questions are closed: no cards, no buttons.
+    for u in others:
+        await fake.wait_for(lambda u=u: "закрыта" in question(fake, u).text)
+        assert not has_card(question(fake, u).text) and not question(fake, u).buttons()
+    # The group saw the claimer's cards and no other hand.
+    group = "\n".join(fake.sent_texts(GROUP)[before:])
+    for s in range(4):
+        if s != seat:
+            assert cards_line(g.hand_cards(s)) not in group
+
+
+async def test_refusal_lets_play_go_on_and_claims_are_limited(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    await make_bot()
+    table, users = await four_people(fake)
+    claimer, hand = await to_first_claim(fake, table, users)
+    seat = users.index(claimer)
+    other = users[(seat + 1) % 4]
+    moves = n_actions(db_path)
+    before = len(fake.sent_texts(GROUP))
+    for attempt in (1, 2):
+        await claim(fake, claimer, hand)
+        await fake.wait_for(
+            lambda: question(fake, other) is not None and button_data(question(fake, other), "cv:")
+        )
+        q = question(fake, other)
+        no = next(b.value for b in q.buttons() if "Играем дальше" in b.text)
+        await (await fake.press(other, other.id, q.message_id, no)).answer()
+        await fake.wait_for(
+            lambda a=attempt: sum("не согласен" in t for t in fake.sent_texts(GROUP)) == a
+        )
+        refusal = [t for t in fake.sent_texts(GROUP) if "не согласен" in t][-1]
+        assert not has_card(refusal)
+        await fake.wait_for(lambda: "голосовании" not in fake.last_message(claimer.id).text)
+        await fake.wait_for(lambda: not button_data(question(fake, other), "cv:"))
+        assert not has_card(question(fake, other).text)
+        hand = fake.last_message(claimer.id)
+    assert n_actions(db_path) == moves
+    # Two claims a hand: the button is gone, a forged one is refused.
+    assert button_data(hand, "cl:") is None
+    forged = await (
+        await fake.press_raw(claimer, claimer.id, hand.message_id, f"cl:{1}:{moves}:3")
+    ).answer()
+    assert "устарела" in forged["text"]
+    # Play goes on: the claimer plays a card.
+    card = button_data(hand, "m:")
+    assert card is not None
+    assert (await (await fake.press(claimer, claimer.id, hand.message_id, card)).answer())[
+        "text"
+    ] is None
+    await fake.wait_for(lambda: n_actions(db_path) > moves)
+    assert sum("Остальные мои" in t for t in fake.sent_texts(GROUP)[before:]) == 2
+
+
+async def test_no_answer_before_the_deadline_refuses(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path, clock: FakeClock
+) -> None:
+    await make_bot(clock=clock)
+    table, users = await four_people(fake)
+    claimer, hand = await to_first_claim(fake, table, users)
+    moves = n_actions(db_path)
+    await claim(fake, claimer, hand)
+    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text)
+    clock.advance(PACE + 1)
+    await fake.wait_for(lambda: any("Время вышло" in t for t in fake.sent_texts(GROUP)))
+    # Nobody moved for the claimer: the move is theirs again, with its time anew.
+    await fake.wait_for(lambda: button_data(fake.last_message(claimer.id), "m:") is not None)
+    await fake.wait_idle(quiet=0.05)
+    assert n_actions(db_path) == moves
+    assert not any("время вышло" in t for t in fake.sent_texts(GROUP))  # no timeout move
+
+
+async def test_a_vote_survives_a_restart(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    first = await make_bot()
+    table, users = await four_people(fake)
+    claimer, hand = await to_first_claim(fake, table, users)
+    seat = users.index(claimer)
+    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    moves = n_actions(db_path)
+    await claim(fake, claimer, hand)
+    for u in others:
+        await fake.wait_for(
+            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:")
+        )
+    q = question(fake, others[0])
+    await (
+        await fake.press(
+            others[0],
+            others[0].id,
+            q.message_id,
+            next(b.value for b in q.buttons() if "Согласен" in b.text),
+        )
+    ).answer()
+    await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text)
+    await fake.wait_idle(quiet=0.05)
+    await first.stop()
+
+    await make_bot()
+    # Still voting after the restart: the claimer's card is refused.
+    hand = await fake.wait_for(lambda: fake.last_message(claimer.id))
+    card = button_data(hand, "m:")
+    assert card is not None
+    refused = await (await fake.press(claimer, claimer.id, hand.message_id, card)).answer()
+    assert "голосование" in refused["text"]
+    q = question(fake, others[1])
+    await (
+        await fake.press(
+            others[1],
+            others[1].id,
+            q.message_id,
+            next(b.value for b in q.buttons() if "Согласен" in b.text),
+        )
+    ).answer()
+    await fake.wait_for(lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)))
+    assert game_of(db_path).actions[moves] == CLAIM
+
+
+async def test_a_computer_opponent_refuses(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    await make_bot()
+    anna = fake.add_user(4211, "Анна")
+    table = await open_table(fake, GROUP, [anna])
+    claimer, hand = await to_first_claim(fake, table, [anna])
+    moves = n_actions(db_path)
+    await claim(fake, anna, hand)
+    await fake.wait_for(
+        lambda: any("Клубный игрок не соглашается" in t for t in fake.sent_texts(GROUP))
+    )
+    hand = await fake.wait_for(
+        lambda: m if button_data(m := fake.last_message(anna.id), "m:") else None
+    )
+    card = button_data(hand, "m:")
+    assert (await (await fake.press(anna, anna.id, hand.message_id, card)).answer())["text"] is None
+    await fake.wait_for(lambda: n_actions(db_path) > moves)
+
+
+async def test_a_proved_claim_ends_the_hand_and_one_trick_left_has_no_button(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    await make_bot()
+    anna = fake.add_user(4221, "Анна")
+    table = await open_table(fake, GROUP, [anna])
+    seen_last_card = {"n": 0}
+
+    def last_card_without_button() -> None:
+        m = fake.last_message(anna.id)
+        cards = [b for b in m.buttons() if (b.value or "").startswith(("m:", "w:"))]
+        if len(cards) == 1 and action_of(cards[0].value) < 52:
+            assert button_data(m, "cl:") is None
+            seen_last_card["n"] += 1
+
+    def provable() -> bool:
+        last_card_without_button()
+        found = claim_offer(fake, [anna])
+        if found is None:
+            return False
+        g = game_of(db_path)
+        offered_at = int((button_data(found[1], "cl:") or "").split(":")[2])
+        # The message shows the game as it stands (not a move behind it).
+        return offered_at == len(g.actions) and check_claim(g, g.to_move).holds is True
+
+    await play_moves(table, provable)
+    found = claim_offer(fake, [anna])
+    assert found is not None
+    g = game_of(db_path)
+    seat = g.to_move
+    left, won = tricks_left(g), g.tricks_won[seat]
+    before = len(fake.sent_texts(GROUP))
+    await claim(fake, anna, found[1])
+    await fake.wait_for(lambda: any("Доказано" in t for t in fake.sent_texts(GROUP)[before:]))
+    await fake.wait_for(lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]))
+    after = game_of(db_path)
+    assert CLAIM in after.actions
+    line = after.sheet[g.hand_no]
+    assert line["tricks"][seat] == won + left
+    # Play on to a last card of Anna's own: no claim is offered with one trick left.
+    await play_moves(table, lambda: (last_card_without_button(), seen_last_card["n"] > 0)[1])
+
+
+async def test_the_mini_app_refuses_a_card_during_the_vote(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    base, app = app_settings()
+    await make_bot(**app)
+    table, users = await four_people(fake)
+    claimer, hand = await to_first_claim(fake, table, users)
+    url = next(web_app_url(m) for m in reversed(fake.chat_messages(claimer.id)) if web_app_url(m))
+    assert url is not None
+    page = Page(base, sign_init_data(fake.token, claimer, time.time()))
+    status, state = await page.state(table_of_url(url))
+    assert status == 200 and state["my_turn"]
+    moves = n_actions(db_path)
+    await claim(fake, claimer, hand)
+    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text)
+    status, answer = await page.move(state, state["playable"][0])
+    assert (status, answer["error"]) == (409, "err-claim-voting")
+    assert "голосование" in answer["text"]
+    assert n_actions(db_path) == moves
+
+
+@pytest.mark.parametrize(
+    ("n", "word"), [(2, "взятки"), (5, "взяток"), (11, "взяток"), (13, "взяток"), (21, "взятка")]
+)
+def test_the_claim_line_declines_tricks(n: int, word: str) -> None:
+    b = FluentBundle(["ru"], use_isolating=False)
+    for path in sorted((Path(__file__).resolve().parents[2] / "locales" / "ru").glob("*.ftl")):
+        b.add_resource(FluentResource(path.read_text(encoding="utf-8")))
+    text, errors = b.format_pattern(
+        b.get_message("claim-made").value,
+        {"name": "Анна", "whose": "side", "left": n, "cards": "♠ A"},
+    )
+    assert not errors
+    assert text == f"🙌 Анна: «Остальные мои» (вместе с партнёром) — {n} {word}. Карты: ♠ A"
