@@ -49,6 +49,7 @@ from bot.services.club import ClubService, record_partners
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
+from bot.services.record import RecordService
 from bot.services.replies import Replies
 from bot.services.tables import TableService
 from bot.services.teach import TeachService
@@ -191,6 +192,7 @@ class App:
             self.registry, self.play, lambda chat, user: is_admin(bot, chat, user)
         )
         self.lookups = LookupService(self.registry)
+        self.records = RecordService(self.registry)
         self.teach = TeachService(self.registry, self.play)
         self.club = ClubService(self.registry, self.play, self.afterword)
         self.replies = Replies(self.registry, on_expiring=deadlines.set)
@@ -233,6 +235,7 @@ class App:
         dp["charts"] = self.charts
         dp["registry"] = self.registry
         dp["replies"] = replies
+        dp["records"] = self.records
         self.dp = dp
 
     async def _set_commands(self) -> None:

@@ -129,3 +129,11 @@ SIT, STAND, PRESET, OPTIONS, OPTION, CLOSE_OPTIONS, START = (
 CANCEL_YES, CANCEL_NO = "cy", "cn"
 PACE = "pace"
 HINTS = "hint"  # the table option «Подсказки», on and off
+
+
+class RecordCb(Cb, prefix="hr"):
+    """A finished hand's record, sent to the presser's private chat: table,
+    hand number (from 1)."""
+
+    t: int
+    n: int

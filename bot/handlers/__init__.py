@@ -2,7 +2,17 @@
 
 from aiogram import Router
 
-from bot.handlers import buttons, club, errors, group, lookups, membership, private, teach
+from bot.handlers import (
+    buttons,
+    club,
+    errors,
+    group,
+    lookups,
+    membership,
+    private,
+    record,
+    teach,
+)
 
 
 def routers() -> list[Router]:
@@ -13,6 +23,7 @@ def routers() -> list[Router]:
         group.build(),
         lookups.build(),
         club.build(),
+        record.build(),  # before buttons, like teach
         teach.build(),  # before buttons: their last handler refuses unknown data
         buttons.build(),
     ]

@@ -151,6 +151,10 @@ async def closed_hands(
         await enqueue_put(conn, uid, key, private_hand_result(tr, live, line, seat, last))
 
 
-async def group_note(conn: Conn, live: LiveTable, text: str) -> None:
+async def group_note(
+    conn: Conn, live: LiveTable, text: str, markup: Keyboard | None = None
+) -> None:
     """A new line in the table's group, in its topic."""
-    await enqueue_send(conn, live.chat_id, text, disable_notification=True, thread=live.thread_id)
+    await enqueue_send(
+        conn, live.chat_id, text, markup, disable_notification=True, thread=live.thread_id
+    )

@@ -18,6 +18,7 @@ _FORGET_USER = (
     "UPDATE OR IGNORE gestures SET from_user=NULL WHERE from_user=?",
     "DELETE FROM outbox WHERE chat_id=?",
     "DELETE FROM messages WHERE chat_id=?",
+    "DELETE FROM record_requests WHERE user_id=?",
 )
 
 

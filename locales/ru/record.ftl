@@ -1,0 +1,38 @@
+## Запись сдачи: вся сыгранная сдача, взятка за взяткой (bot/views/record.py),
+## и зрители стола в Mini App.
+
+btn-record = 📜 Запись сдачи
+btn-record-app = 🃏 Посмотреть на столе
+record-title = 📜 <b>Сдача { $hand }</b> · сдаёт { $dealer } · «{ $group }»
+record-dealt = <b>Карты при раздаче</b>
+record-hand = { $name }: { $cards }
+record-bids = <b>Заявки:</b> { $bids }
+record-bid = { $name } { $bid }
+record-pass = Пас { $giver } → { $taker }: { $cards }
+record-tricks = <b>Взятки</b>
+record-trick = { $n }. { $cards } → { $winner }
+record-sent = Запись сдачи отправлена вам в личный чат.
+record-sent-already = Запись этой сдачи уже отправлена вам в личный чат.
+record-not-finished = Эта сдача ещё играется: запись будет, когда она закончится.
+record-usage = Напишите номер сдачи, например: /hand 1
+record-none-yet = В этой партии ещё не сыграно ни одной сдачи.
+record-out-of-range = { $count ->
+    [one] В этой партии сыграна { $count } сдача: напишите /hand 1.
+    [few] В этой партии сыграно { $count } сдачи: напишите номер от 1 до { $count }.
+   *[other] В этой партии сыграно { $count } сдач: напишите номер от 1 до { $count }.
+}
+record-in-group = Команда /hand работает в группе, где шла игра: там и напишите, например, /hand 1.
+
+## Mini App: зрители и запись.
+webapp-spectator = Вы смотрите игру как зритель
+webapp-record = 📜 Записи сдач
+webapp-record-prev = ◀
+webapp-record-next = ▶
+webapp-record-close = Вернуться к столу
+webapp-record-dealt = Карты при раздаче
+webapp-record-bids = Заявки
+webapp-record-none = Записей пока нет: ни одна сдача ещё не сыграна.
+webapp-err-not-member = Смотреть стол могут только участники группы, где идёт игра.
+webapp-record-hand = Сдача { $hand }
+webapp-record-trick = Взятка { $n } из { $total }
+webapp-record-start = Заявки и карты при раздаче
