@@ -58,6 +58,7 @@ from bot.storage.db import Database
 from bot.storage.migrations import apply_migrations
 from bot.tasks import cancel_and_wait
 from bot.webapp.server import TableApp
+from bot.webapp.watch import Members, ask_telegram
 
 log = logging.getLogger(__name__)
 
@@ -201,6 +202,8 @@ class App:
         self.webapp = (
             TableApp(s, self.registry, self.play, texts, self.clock) if s.webapp_url else None
         )
+        if self.webapp is not None:  # the group's members may watch its tables
+            self.webapp.members = Members(partial(ask_telegram, self.bot))
         # No handler keeps a conversation state (a game's state is in the
         # database), and aiogram's FSM would keep an in-memory record for
         # every (chat, person) it ever saw, never dropped, not even when the

@@ -31,7 +31,5 @@ webapp-record-close = Back to the table
 webapp-record-dealt = Cards as dealt
 webapp-record-bids = Bids
 webapp-record-none = No records yet: no hand has been played.
-webapp-err-not-member = Only members of the group where the game is played may watch the table.
-webapp-record-hand = Hand { $hand }
 webapp-record-trick = Trick { $n } of { $total }
 webapp-record-start = Bids and the cards as dealt

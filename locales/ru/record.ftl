@@ -32,7 +32,5 @@ webapp-record-close = Вернуться к столу
 webapp-record-dealt = Карты при раздаче
 webapp-record-bids = Заявки
 webapp-record-none = Записей пока нет: ни одна сдача ещё не сыграна.
-webapp-err-not-member = Смотреть стол могут только участники группы, где идёт игра.
-webapp-record-hand = Сдача { $hand }
 webapp-record-trick = Взятка { $n } из { $total }
 webapp-record-start = Заявки и карты при раздаче
