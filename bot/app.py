@@ -81,6 +81,7 @@ GROUP_COMMANDS = (
     "table",
     "info",
     "sheet",
+    "hand",
     "history",
     "stats",
     "profile",

@@ -19,6 +19,7 @@ CODES = (
     "bad_exchange",
     "bad_deal",
     "bad_record",
+    "hand_not_finished",
 )
 
 

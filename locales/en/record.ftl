@@ -2,6 +2,7 @@
 ## and spectators of a table in the Mini App.
 
 btn-record = 📜 Hand record
+cmd-hand = A played hand's record: /hand 1
 btn-record-app = 🃏 View at the table
 record-title = 📜 <b>Hand { $hand }</b> · dealer { $dealer } · “{ $group }”
 record-dealt = <b>Cards as dealt</b>
@@ -14,10 +15,11 @@ record-trick = { $n }. { $cards } → { $winner }
 record-sent = The hand record is in your private chat.
 record-sent-already = The record of this hand is already in your private chat.
 record-not-finished = This hand is still being played: its record comes when it ends.
+err-hand_not_finished = This hand has not been played to the end yet.
 record-usage = Write the hand's number, e.g. /hand 1
 record-none-yet = No hand of this game has been played yet.
 record-out-of-range = { $count ->
-    [one] { $count } hand of this game has been played: write /hand 1.
+    [1] 1 hand of this game has been played: write /hand 1.
    *[other] { $count } hands of this game have been played: write a number from 1 to { $count }.
 }
 record-in-group = /hand works in the group where the game was played: write it there, e.g. /hand 1.
