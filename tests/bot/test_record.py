@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import MakeBot, Table, open_table, play_moves
+from harness import BotProcess, MakeBot, Table, open_table, play_moves
 
 from bot.i18n import Texts, make_core
 from bot.model import LiveTable, TableStatus
@@ -250,3 +250,35 @@ async def test_hand_n_before_any_game(fake: FakeTelegram, make_bot: MakeBot) -> 
     await fake.start_bot(anna)
     answer = await _reply(fake, anna, "/hand 1")
     assert answer.startswith("В этой группе ещё не было игры")
+
+
+async def test_a_press_answered_survives_kill_9(fake: FakeTelegram, db_path: Path) -> None:
+    """The press's answer comes after its record is committed with its
+    message: a bot killed right then sends the record after its restart,
+    once, and a press again is told it was sent."""
+    proc = BotProcess(fake, db_path)
+    await proc.start(fake)
+    try:
+        anna, boris = fake.add_user(731, "Анна"), fake.add_user(732, "Борис")
+        table = await open_table(fake, GROUP, [anna, boris], seats=["Восток"])
+        result = await _first_hand_played(fake, table)
+        button = fake.find_button(result, text_contains="📜 Запись сдачи")
+        assert button.value is not None
+        press = await fake.press(boris, GROUP, result.message_id, button.value)
+        assert (await press.answer(timeout=15))["text"] == (
+            "Запись сдачи отправлена вам в личный чат."
+        )
+        proc.kill()
+        proc.stop()
+        proc = BotProcess(fake, db_path)
+        await proc.start(fake)
+        await fake.wait_for(lambda: len(_records(fake, boris)) == 1, message="the record")
+        press = await fake.press(boris, GROUP, result.message_id, button.value)
+        assert (await press.answer(timeout=15))["text"] == (
+            "Запись этой сдачи уже отправлена вам в личный чат."
+        )
+        await fake.wait_idle(quiet=0.2)
+        assert len(_records(fake, boris)) == 1
+        _check_record(_records(fake, boris)[0], hand_record(_game(db_path), 0))
+    finally:
+        proc.stop()
