@@ -19,7 +19,7 @@ from aiogram import Bot
 from aiogram.types import ChatMemberRestricted
 
 from bot.model import LiveTable
-from bot.views.common import Tr, player_name, seat_name
+from bot.views.common import Tr, bid_text, player_name, seat_name
 from bot.views.results import side_result
 from bot.webapp.state import plain
 from engine.cards import sort_for_display
@@ -134,8 +134,4 @@ def record_state(tr: Tr, live: LiveTable, rec: HandRecord, done: int) -> dict[st
 
 
 def _bid(tr: Tr, bid: int | None, blind: bool) -> str:
-    if bid is None:
-        return ""
-    if bid == 0:
-        return plain(tr("bid-blind" if blind else "bid-nil"))
-    return str(bid)
+    return "" if bid is None else plain(bid_text(tr, bid, blind))

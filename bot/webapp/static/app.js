@@ -588,7 +588,8 @@
       el.dataset.seat = String(i);
       const who = document.createElement('div');
       who.className = 'who';
-      who.textContent = seat.name + ' · ' + seat.place + ' ';
+      // A computer is named by its place already («🤖 Юг»).
+      who.textContent = (seat.name.includes(seat.place) ? seat.name : seat.name + ' · ' + seat.place) + ' ';
       const bid = document.createElement('span');
       bid.className = 'bid';
       bid.textContent = seat.bid_text;
