@@ -51,6 +51,7 @@ from bot.services.club import ClubService, record_partners
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
+from bot.services.record import RecordService
 from bot.services.rematch import RematchService
 from bot.services.replies import Replies
 from bot.services.tables import TableService
@@ -60,6 +61,7 @@ from bot.storage.db import Database
 from bot.storage.migrations import apply_migrations
 from bot.tasks import cancel_and_wait
 from bot.webapp.server import TableApp
+from bot.webapp.watch import Members, ask_telegram
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +84,7 @@ GROUP_COMMANDS = (
     "table",
     "info",
     "sheet",
+    "hand",
     "history",
     "stats",
     "profile",
@@ -199,6 +202,7 @@ class App:
         self.calls = CallService(self.registry, self.tables)
         self.tables.open_hooks.append(self.calls.on_open)
         self.rematch = RematchService(self.registry, self.tables)
+        self.records = RecordService(self.registry)
         self.teach = TeachService(self.registry, self.play)
         self.club = ClubService(self.registry, self.play, self.afterword)
         self.claims = ClaimService(self.registry, self.play)
@@ -208,6 +212,8 @@ class App:
         self.webapp = (
             TableApp(s, self.registry, self.play, texts, self.clock) if s.webapp_url else None
         )
+        if self.webapp is not None:  # the group's members may watch its tables
+            self.webapp.members = Members(partial(ask_telegram, self.bot))
         # No handler keeps a conversation state (a game's state is in the
         # database), and aiogram's FSM would keep an in-memory record for
         # every (chat, person) it ever saw, never dropped, not even when the
@@ -245,6 +251,7 @@ class App:
         dp["calls"] = self.calls
         dp["rematch"] = self.rematch
         dp["replies"] = replies
+        dp["records"] = self.records
         self.dp = dp
 
     async def _set_commands(self) -> None:

@@ -168,3 +168,11 @@ class ClaimVoteCb(Cb, prefix="cv"):
     s: int
     n: int
     v: int
+
+
+class RecordCb(Cb, prefix="hr"):
+    """A finished hand's record, sent to the presser's private chat: table,
+    hand number (from 1)."""
+
+    t: int
+    n: int

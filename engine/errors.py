@@ -20,6 +20,7 @@ CODES = (
     "bad_deal",
     "bad_record",
     "claim_not_allowed",
+    "hand_not_finished",
 )
 
 

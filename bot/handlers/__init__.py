@@ -11,6 +11,7 @@ from bot.handlers import (
     lookups,
     membership,
     private,
+    record,
     social,
     teach,
 )
@@ -24,6 +25,7 @@ def routers() -> list[Router]:
         group.build(),
         lookups.build(),
         club.build(),
+        record.build(),  # before buttons, like teach
         teach.build(),  # before buttons: their last handler refuses unknown data
         social.build(),  # so is this one
         claims.build(),  # so are these

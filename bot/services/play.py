@@ -31,6 +31,7 @@ from bot.storage.db import Conn
 from bot.tasks import cancel_and_wait
 from bot.views.common import Tr, card, duration, player_name
 from bot.views.hand import blind_pending
+from bot.views.record import record_button
 from bot.views.results import LastTrick, game_over, hand_result, private_result
 from bot.views.social import over_keyboard
 from engine import BID, BLIND, EngineError, Game, apply, view
@@ -326,8 +327,12 @@ class PlayService:
                     live.looked = set()
                     line = after.sheet[-1]
                     last = last_trick(g, seat, action, line)
+                    tr = self.reg.tr_group(live)
                     await render.group_note(
-                        conn, live, hand_result(self.reg.tr_group(live), live, line, last)
+                        conn,
+                        live,
+                        hand_result(tr, live, line, last),
+                        record_button(tr, live.table_id, line["hand"]),
                     )
                     await render.closed_hands(conn, self.reg, live, g.hand_no, line, last)
                 if live.pinged is not None and (after.finished or after.to_move != live.pinged):

@@ -337,6 +337,19 @@ _M_CLAIMS: tuple[Step, ...] = (
     """,
 )
 
+# A hand record sent to a person: a second press of the same button (a double
+# tap, or the press handled again after a restart) does not send it twice.
+_M_RECORD: tuple[Step, ...] = (
+    """
+    CREATE TABLE record_requests(
+        user_id INTEGER NOT NULL,
+        table_id INTEGER NOT NULL,
+        hand_no INTEGER NOT NULL,
+        sent_at REAL NOT NULL,
+        PRIMARY KEY (user_id, table_id, hand_no))
+    """,
+)
+
 MIGRATIONS: list[Sequence[Step]] = [
     _M1,
     _M2,
@@ -353,6 +366,7 @@ MIGRATIONS: list[Sequence[Step]] = [
     _M13,
     _M_CALLS,
     _M_CLAIMS,
+    _M_RECORD,
 ]
 
 

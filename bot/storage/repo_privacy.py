@@ -19,6 +19,7 @@ _FORGET_USER = (
     "DELETE FROM outbox WHERE chat_id=?",
     "DELETE FROM messages WHERE chat_id=?",
     "DELETE FROM call_me WHERE user_id=?",
+    "DELETE FROM record_requests WHERE user_id=?",
 )
 
 

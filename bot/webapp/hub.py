@@ -31,6 +31,7 @@ from bot.model import LiveTable
 from bot.services.live import Registry
 from bot.webapp.headers import EVENT_STREAM, NO_STORE, SECURITY_HEADERS
 from bot.webapp.state import plain, public_state, seat_part
+from bot.webapp.watch import spectator_part
 
 # Seconds between a change and the pass that tells the pages: moves made
 # within it reach the page together, well inside the second people expect.
@@ -76,6 +77,7 @@ class Page:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     pending: bytes | None = None
     gone: bool = False  # the person no longer sits at the table: the stream ends
+    spectator: bool = False  # a group member watching: the public part, no card
 
     def take(self) -> bytes | None:
         data, self.pending = self.pending, None
@@ -112,14 +114,20 @@ class Hub:
         return sum(len(w.pages) for w in self._tables.values())
 
     async def serve(
-        self, request: web.Request, live: LiveTable, user_id: int, lang: str
+        self,
+        request: web.Request,
+        live: LiveTable,
+        user_id: int,
+        lang: str,
+        *,
+        spectator: bool = False,
     ) -> web.StreamResponse:
         """The seat's state now, then after every change, until the person
         goes or the bot stops. A reconnecting page gets the state at once:
         it catches up whatever it missed."""
         response = web.StreamResponse(headers={**SECURITY_HEADERS, **NO_STORE, **EVENT_STREAM})
         await response.prepare(request)
-        page = Page(user_id, lang)
+        page = Page(user_id, lang, spectator=spectator)
         async with self.reg.lock(live.table_id):  # the table as committed
             live = self.reg.cached(live.table_id) or live
             watched = self._watch(live, page)
@@ -204,13 +212,16 @@ class Hub:
         live = watched.live
         tr = partial(self.texts, page.lang)
         seat = live.seat_of(page.user_id)
-        if seat is None or live.game is None:
+        if live.game is None or (seat is None and not page.spectator):
             page.gone = True
             text = plain(tr("err-not-at-table"))
             return _event("gone", {"error": "err-not-at-table", "text": text})
         public = watched.public_json.get(page.lang)
         if public is None:
             public = watched.public_json[page.lang] = _dumps(public_state, tr, live)
-        own = _dumps(seat_part, tr, live, seat, self.now())
+        if seat is None:
+            own = _dumps(spectator_part, tr, live, self.now())
+        else:
+            own = _dumps(seat_part, tr, live, seat, self.now())
         data = public[:-1] + "," + own[1:]  # {...public, ...own}
         return f"id: {live.seq}\nevent: state\ndata: {data}\n\n".encode()

@@ -44,8 +44,11 @@ from bot.services.play import PlayService
 from bot.webapp.auth import AuthError, Person, authenticate
 from bot.webapp.headers import EVENT_STREAM, NO_STORE, SECURITY_HEADERS
 from bot.webapp.hub import Hub
-from bot.webapp.state import plain, seat_state
+from bot.webapp.state import plain, public_state, seat_state
 from bot.webapp.texts import page_texts
+from bot.webapp.watch import Members, record_state, spectator_part
+from engine import EngineError
+from engine.record import hand_record, hands_finished
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +106,8 @@ class TableApp:
         page = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
         self._page = page.replace("__VERSION__", version[:12]).encode()
         self._moves: dict[int, deque[float]] = {}
+        # Who may watch a table without a seat (set by the app: it has the Bot).
+        self.members: Members | None = None
 
     # ------------------------------------------------------------ serving
     def install(self, app: web.Application) -> None:
@@ -117,6 +122,7 @@ class TableApp:
         app.router.add_get(b + "/api/events", self._guarded(self._events))
         app.router.add_post(b + "/api/move", self._guarded(self._move))
         app.router.add_post(b + "/api/look", self._guarded(self._look))
+        app.router.add_get(b + "/api/record", self._guarded(self._record))
         app.on_shutdown.append(self._on_shutdown)
 
     @contextlib.asynccontextmanager
@@ -216,8 +222,48 @@ class TableApp:
 
     async def _state(self, request: web.Request) -> web.StreamResponse:
         person = self._person(request)
-        live, seat = await self._seated(person, request.query.get("t"))
+        live, seat = await self._viewer(person, request.query.get("t"))
+        if seat is None:
+            tr = partial(self.texts, person.lang)
+            return _json({**public_state(tr, live), **spectator_part(tr, live, self.clock.now())})
         return _json(self._snapshot(person, live, seat))
+
+    async def _viewer(self, person: Person, raw_table: object) -> tuple[LiveTable, int | None]:
+        """The table asked for and the person's seat at it, or None for a
+        member of its group watching; anyone else is refused alike, whether
+        the table exists or not."""
+        table_id = _table_id(raw_table, person.start_param)
+        live = await self.reg.get(table_id) if table_id is not None else None
+        if live is None:
+            raise Refusal(403, "err-not-at-table")
+        seat = live.seat_of(person.user_id)
+        if seat is None and (
+            self.members is None or not await self.members(live.chat_id, person.user_id)
+        ):
+            raise Refusal(403, "err-not-at-table")
+        if live.game is None or live.game_id is None:
+            raise Refusal(409, "err-stale")
+        return live, seat
+
+    async def _record(self, request: web.Request) -> web.StreamResponse:
+        """A finished hand's record (``h``: its number from 1), for the
+        table's players and its group's members; a hand in play is refused."""
+        person = self._person(request)
+        live, _ = await self._viewer(person, request.query.get("t"))
+        raw = request.query.get("h", "")
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= 4):
+            raise Refusal(400, "webapp-err-request")
+        self._throttle(person.user_id)
+        g = live.game
+        assert g is not None
+        hand_no = int(raw) - 1
+        try:
+            rec = hand_record(g, hand_no)
+        except EngineError:
+            in_play = hand_no == g.hand_no and not g.finished
+            raise Refusal(409, "record-not-finished" if in_play else "err-stale") from None
+        tr = partial(self.texts, person.lang)
+        return _json(record_state(tr, live, rec, hands_finished(g)))
 
     async def _move(self, request: web.Request) -> web.StreamResponse:
         person = self._person(request)
@@ -271,10 +317,12 @@ class TableApp:
         person goes or the bot stops. A reconnecting page gets the state at
         once: it catches up whatever it missed."""
         person = self._person(request)
-        live, _ = await self._seated(person, request.query.get("t"))
+        live, seat = await self._viewer(person, request.query.get("t"))
         if request.method != "GET":  # HEAD: the headers only
             return web.Response(headers={**SECURITY_HEADERS, **NO_STORE, **EVENT_STREAM})
-        return await self.hub.serve(request, live, person.user_id, person.lang)
+        return await self.hub.serve(
+            request, live, person.user_id, person.lang, spectator=seat is None
+        )
 
 
 def _load_static() -> dict[str, tuple[bytes, str]]:

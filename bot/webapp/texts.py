@@ -19,19 +19,24 @@ from engine.cards import RANK_LABELS, SUIT_SYMBOLS
 
 # Bot texts the page shows unchanged (error texts come with each refusal).
 SHARED = ("btn-nil", "btn-blind", "btn-look", "err-generic", "err-too-fast")
+# Where the page's words are: its own file, and the features' files.
+PAGE_FILES = ("webapp.ftl", "record.ftl")
 
 
 def page_keys(lang: str) -> list[str]:
-    """The messages of ``webapp.ftl`` that need no value."""
-    source = (LOCALES_DIR / lang / "webapp.ftl").read_text(encoding="utf-8")
+    """The messages of ``webapp.ftl`` that need no value, and the page's own
+    (``webapp-…``) of the features' files (``record.ftl``)."""
     keys = []
-    for entry in FluentParser(with_spans=False).parse(source).body:
-        if (
-            isinstance(entry, Message)
-            and entry.value is not None
-            and not any(isinstance(e, Placeable) for e in entry.value.elements)
-        ):
-            keys.append(entry.id.name)
+    for name in PAGE_FILES:
+        source = (LOCALES_DIR / lang / name).read_text(encoding="utf-8")
+        for entry in FluentParser(with_spans=False).parse(source).body:
+            if (
+                isinstance(entry, Message)
+                and entry.value is not None
+                and not any(isinstance(e, Placeable) for e in entry.value.elements)
+                and (name == "webapp.ftl" or entry.id.name.startswith("webapp-"))
+            ):
+                keys.append(entry.id.name)
     return keys
 
 

@@ -190,10 +190,11 @@ async def test_forged_or_stale_init_data_is_refused(fake: FakeTelegram, make_bot
 
 async def test_another_persons_table_is_refused(fake: FakeTelegram, make_bot: MakeBot) -> None:
     s = await start_table(fake, make_bot)
-    cyril = fake.users[503]
+    # Not in the group (a member who is not seated watches: test_watching.py).
+    stranger = fake.add_user(509, "Чужой")
     me, _, state = await mover(s)
     before = s.actions()
-    outsider = s.page(cyril)
+    outsider = s.page(stranger)
     status, answer = await outsider.state(s.table_id)
     assert (status, answer["error"]) == (403, "err-not-at-table")
     assert answer["text"] == "Вы не сидите за этим столом."

@@ -13,6 +13,7 @@
   const initData = (tg && tg.initData) || '';
   const startParam = unsafe.start_param || query.get('tgWebAppStartParam') || '';
   const tableParam = query.get('t') || (/^t\d+$/.test(startParam) ? startParam.slice(1) : '');
+  const recordParam = /^\d{1,4}$/.test(query.get('r') || '') ? Number(query.get('r')) : 0;
   const langCode = (unsafe.user && unsafe.user.language_code) || navigator.language || '';
 
   // Suit pictures (engine order: clubs, diamonds, hearts, spades), 100×100.
@@ -289,6 +290,7 @@
   // Seats around the felt, the person at the bottom, the others clockwise
   // (the next seat to the left, as at a real table).
   function seatAngle(s, n, me) {
+    if (me < 0) me = 0; // a spectator sees the table from the first seat
     const k = ((s - me) % n + n) % n;
     return Math.PI / 2 + (k * 2 * Math.PI) / n;
   }
@@ -527,6 +529,10 @@
     app.dataset.phase = s.phase;
     app.dataset.hand = String(s.hand_no);
     app.classList.toggle('my-turn', s.my_turn);
+    app.dataset.spectator = s.spectator ? '1' : '';
+    const done = handsDone(s);
+    $('record-open').hidden = done === 0;
+    $('record-open').textContent = word('webapp-record');
     renderScore(s);
     renderSeats(s);
     renderTrick(s, before);
@@ -534,6 +540,109 @@
     renderChoices(s);
     renderHand(s);
     if (s.my_turn && !(before && before.my_turn && before.game === s.game && before.seq === s.seq)) haptic('turn');
+  }
+
+  // ----------------------------------------------------------------- record
+  // A finished hand, asked of the bot once, then stepped through here: the
+  // deal and the bids, then each trick with the cards still held after it.
+  let record = null;
+  let recordStep = 0;
+
+  function handsDone(s) { return s.phase === 'over' ? s.hand_no + 1 : s.hand_no; }
+
+  async function openRecord(hand) {
+    const params = new URLSearchParams();
+    if (tableParam) params.set('t', tableParam);
+    params.set('h', String(hand));
+    const result = await call('record?' + params.toString());
+    if (!result.ok || !result.data) {
+      toast(result.data && result.data.text ? result.data.text : word('webapp-err-network'));
+      return;
+    }
+    record = result.data;
+    recordStep = 0;
+    app.dataset.record = String(record.hand);
+    renderRecord();
+  }
+
+  function closeRecord() {
+    record = null;
+    delete app.dataset.record;
+    $('record').hidden = true;
+    if (state) renderHand(state);
+  }
+
+  function renderRecord() {
+    const r = record;
+    $('record').hidden = false;
+    $('record').dataset.step = String(recordStep);
+    $('record-title').textContent = r.title;
+    const played = new Set();
+    for (let k = 0; k < recordStep; k++) for (const [, c] of r.tricks[k].cards) played.add(c);
+    const trick = recordStep > 0 ? r.tricks[recordStep - 1] : null;
+    const seats = $('record-seats');
+    seats.replaceChildren();
+    r.seats.forEach((seat, i) => {
+      const el = document.createElement('div');
+      el.className = 'record-seat' + (trick && trick.winner === i ? ' won' : '');
+      el.dataset.seat = String(i);
+      const who = document.createElement('div');
+      who.className = 'who';
+      // A computer is named by its place already («🤖 Юг»).
+      who.textContent = (seat.name.includes(seat.place) ? seat.name : seat.name + ' · ' + seat.place) + ' ';
+      const bid = document.createElement('span');
+      bid.className = 'bid';
+      bid.textContent = seat.bid_text;
+      who.appendChild(bid);
+      const cards = document.createElement('div');
+      cards.className = 'record-cards';
+      const held = recordStep === 0 ? seat.dealt : seat.start.filter((c) => !played.has(c));
+      for (const c of held) cards.appendChild(drawMini(c));
+      el.append(who, cards);
+      seats.appendChild(el);
+    });
+    const box = $('record-trick');
+    box.replaceChildren();
+    if (trick) {
+      for (const [seat, c] of trick.cards) {
+        const one = document.createElement('span');
+        one.className = 'played';
+        const mini = drawMini(c);
+        if (seat === trick.winner) mini.classList.add('won');
+        const name = document.createElement('span');
+        name.textContent = r.seats[seat].name;
+        one.append(name, mini);
+        box.appendChild(one);
+      }
+      const caption = document.createElement('div');
+      caption.className = 'caption';
+      caption.textContent = trick.text;
+      box.appendChild(caption);
+    }
+    $('record-step').textContent = trick ? trick.step : word('webapp-record-start');
+    $('record-score').textContent = recordStep === r.tricks.length ? r.score.join('\n') : '';
+    $('record-prev').disabled = recordStep === 0;
+    $('record-next').disabled = recordStep === r.tricks.length;
+    $('record-hand-prev').disabled = r.hand <= 1;
+    $('record-hand-next').disabled = r.hand >= r.hands_done;
+  }
+
+  function setUpRecord() {
+    $('record-prev').textContent = word('webapp-record-prev');
+    $('record-next').textContent = word('webapp-record-next');
+    $('record-hand-prev').textContent = word('webapp-record-prev');
+    $('record-hand-next').textContent = word('webapp-record-next');
+    $('record-close').textContent = word('webapp-record-close');
+    $('record-open').addEventListener('click', () => { if (state) openRecord(handsDone(state)); });
+    $('record-close').addEventListener('click', closeRecord);
+    $('record-prev').addEventListener('click', () => { if (record && recordStep > 0) { recordStep--; renderRecord(); } });
+    $('record-next').addEventListener('click', () => {
+      if (record && recordStep < record.tricks.length) { recordStep++; renderRecord(); }
+    });
+    $('record-hand-prev').addEventListener('click', () => { if (record && record.hand > 1) openRecord(record.hand - 1); });
+    $('record-hand-next').addEventListener('click', () => {
+      if (record && record.hand < record.hands_done) openRecord(record.hand + 1);
+    });
   }
 
   // ------------------------------------------------------------------ clock
@@ -586,6 +695,8 @@
       return;
     }
     render(first.data);
+    setUpRecord();
+    if (recordParam) openRecord(recordParam);
     setInterval(tick, 250);
     stream();
   }

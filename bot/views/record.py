@@ -1,0 +1,87 @@
+"""A finished hand's record as a private message: short lines a phone shows
+whole and a forward keeps readable (suit symbols, no monospace block)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.callbacks import RecordCb
+from bot.i18n import esc
+from bot.model import LiveTable
+from bot.views.common import Tr, cards_line, player_name, trick_text
+from bot.views.keyboard import Keyboard, button, keyboard, web_app
+from bot.views.links import table_url
+from bot.views.results import side_result
+from engine.cards import card_label
+from engine.record import HandRecord
+from engine.scoring import sides
+
+
+def record_text(tr: Tr, table: LiveTable, rec: HandRecord) -> str:
+    """The deal, the bids in their order, each trick (its leader's card
+    first, then who took it), and the score as the result told it."""
+    name = [player_name(tr, table, s) for s in range(rec.players)]
+    out = [
+        tr(
+            "record-title",
+            hand=rec.hand_no + 1,
+            dealer=name[rec.dealer],
+            group=esc(table.chat_title),
+        ),
+        "",
+        tr("record-dealt"),
+    ]
+    out += [
+        tr("record-hand", name=name[s], cards=cards_line(rec.dealt[s])) for s in range(rec.players)
+    ]
+    out.append("")
+    bids = " · ".join(
+        tr("record-bid", name=name[s], bid=_bid(tr, b, rec.blind[s])) for s, b in rec.bids
+    )
+    out.append(tr("record-bids", bids=bids))
+    for giver, taker, cards in rec.exchanges:
+        out.append(
+            tr(
+                "record-pass",
+                giver=name[giver],
+                taker=name[taker],
+                cards=" ".join(card_label(c) for c in cards),
+            )
+        )
+    out.append("")
+    out.append(tr("record-tricks"))
+    for k, trick in enumerate(rec.tricks):
+        out.append(
+            tr(
+                "record-trick",
+                n=k + 1,
+                cards=trick_text(tr, table, trick.cards),
+                winner=name[trick.winner],
+            )
+        )
+    out.append("")
+    line: dict[str, Any] = rec.line
+    for i in range(len(sides(rec.players))):
+        out += side_result(tr, table, line, i)
+    return "\n".join(out)
+
+
+def _bid(tr: Tr, bid: int, blind: bool) -> str:
+    if bid == 0:
+        return tr("bid-blind" if blind else "bid-nil")
+    return str(bid)
+
+
+def record_button(tr: Tr, table_id: int, hand_no: int) -> Keyboard:
+    """The «📜» under a hand's result in the group: the record, privately."""
+    return keyboard([[button(tr("btn-record"), RecordCb.packed(t=table_id, n=hand_no + 1))]])
+
+
+def record_app_button(
+    tr: Tr, webapp_url: str | None, table_id: int, hand_no: int
+) -> Keyboard | None:
+    """Under the private record: the same hand drawn in the Mini App, trick by trick."""
+    if webapp_url is None:
+        return None
+    url = f"{table_url(webapp_url, table_id)}&r={hand_no + 1}"
+    return keyboard([[web_app(tr("btn-record-app"), url)]])
