@@ -17,6 +17,8 @@ help =
     • Cards and buttons for bids and plays come to your private chat with the bot (press “Start” there first).
     • /score — the score, /rules — the table's rules, /leave — leave the table, /cancel — cancel the game.
     • 💡 The master's hints are turned on by the table's creator in ⚙️ Options; /review in the private chat goes through your last hand.
+    • 🙌 “The rest are mine” claims every remaining trick; 📜 /hand 1 sends a played hand's record to your private chat.
+    • 🔔 /call_me — the bot calls you when a table opens in the group; 🔁 “One more game” opens a new table with the same players.
     A bid is how many tricks you will take; partners' bids together are the side's contract. Nil promises no trick at all (±100). Overtricks are bags: 10 bags cost 100 points.
 
 err-generic = Something went wrong. Please try again.
