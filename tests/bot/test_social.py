@@ -296,3 +296,29 @@ async def test_rematch_seats_the_same_people_with_the_same_settings(
     answer = await press_label(fake, boris, over, "Ещё партию")
     assert "уже открыт" in answer["text"]
     assert len(rows(db_path, "SELECT 1 FROM tables WHERE rematch_of IS NOT NULL")) == 1
+
+
+async def test_an_admin_opens_the_rematch_in_its_topic(
+    fake: FakeTelegram, db_path: Path, running_bot: InProcessBot
+) -> None:
+    anna, boris = fake.add_user(5501, "Анна"), fake.add_user(5502, "Борис")
+    fake.add_group(FORUM, "Клуб", members=[anna, boris], admins=[anna], supergroup=True, forum=True)
+    cards = fake.create_topic(FORUM, boris, "Пики")
+    for u in (anna, boris):
+        await fake.start_bot(u)
+    table = await new_table(fake, boris, FORUM, thread=cards)
+    await press_label(fake, boris, table.table_message(), "Правила")
+    await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
+    await press_label(fake, boris, table.table_message(), "Начать")
+    await play_moves(table, lambda: game_over_note(fake, FORUM) is not None)
+    over = game_over_note(fake, FORUM)
+    assert over is not None and over.thread_id == cards
+    # Anna did not play, but she is an admin of the group.
+    answer = await press_label(fake, anna, over, "Ещё партию")
+    assert "Новый стол открыт" in answer["text"]
+    assert rows(db_path, "SELECT thread_id, creator_id FROM tables WHERE status='open'") == [
+        (cards, boris.id)
+    ]
+    await fake.wait_for(lambda: "Новый стол" in table.table_message().text)
+    assert "Север: Борис" in table.table_message().text
+    assert table.table_message().thread_id == cards
