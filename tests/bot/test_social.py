@@ -322,3 +322,18 @@ async def test_an_admin_opens_the_rematch_in_its_topic(
     await fake.wait_for(lambda: "Новый стол" in table.table_message().text)
     assert "Север: Борис" in table.table_message().text
     assert table.table_message().thread_id == cards
+
+
+async def test_the_calls_follow_a_group_that_becomes_a_supergroup(
+    fake: FakeTelegram, db_path: Path, running_bot: InProcessBot
+) -> None:
+    anna, boris = fake.add_user(5601, "Анна"), fake.add_user(5602, "Борис")
+    fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
+    for u in (anna, boris):
+        await fake.start_bot(u)
+    asked = await fake.send_text(anna, GROUP, "/call_me")
+    await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"))
+    new = fake.migrate_group(GROUP)
+    await fake.wait_for(lambda: rows(db_path, "SELECT chat_id FROM call_me") == [(new,)])
+    await new_table(fake, boris, new)
+    await fake.wait_for(lambda: calls_of(fake, anna), message="Anna called")
