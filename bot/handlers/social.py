@@ -44,6 +44,13 @@ async def on_call_me_private(message: Message, i18n: I18nContext, replies: Repli
     await answer(message, replies, i18n.get("call-in-group"))
 
 
+async def on_member_left(message: Message, calls: CallService) -> None:
+    """Someone left the group (or was removed): no more calls to its tables."""
+    gone = message.left_chat_member
+    if gone is not None and not gone.is_bot:
+        await calls.turn_off(message.chat.id, gone.id)
+
+
 async def on_call_press(
     cb: CallbackQuery,
     callback_data: CallCb,
@@ -102,6 +109,7 @@ def build() -> Router:
         on_call_me, Command("call_me"), F.chat.type.in_({"group", "supergroup"})
     )
     router.message.register(on_call_me_private, Command("call_me"), F.chat.type == "private")
+    router.message.register(on_member_left, F.left_chat_member)
     router.callback_query.register(on_call_press, CallCb.filter())
     router.callback_query.register(on_rematch, RematchCb.filter())
     return router

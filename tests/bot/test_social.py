@@ -337,3 +337,15 @@ async def test_the_calls_follow_a_group_that_becomes_a_supergroup(
     await fake.wait_for(lambda: rows(db_path, "SELECT chat_id FROM call_me") == [(new,)])
     await new_table(fake, boris, new)
     await fake.wait_for(lambda: calls_of(fake, anna), message="Anna called")
+
+
+async def test_who_leaves_the_group_is_called_no_more(
+    fake: FakeTelegram, db_path: Path, running_bot: InProcessBot
+) -> None:
+    anna, boris = fake.add_user(5701, "Анна"), fake.add_user(5702, "Борис")
+    fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
+    for u in (anna, boris):
+        asked = await fake.send_text(u, GROUP, "/call_me")
+        await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"))
+    fake.remove_member(GROUP, boris)
+    await fake.wait_for(lambda: rows(db_path, "SELECT user_id FROM call_me") == [(anna.id,)])
