@@ -15,16 +15,7 @@ from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.rematch import RematchService
 from bot.services.replies import Replies
-from bot.views.social import call_off_keyboard
-
-
-def _toggled(i18n: I18nContext, registry: Registry, on: bool, reachable: bool, title: str) -> str:
-    if not on:
-        return i18n.get("call-off", group=esc(title))
-    text = i18n.get("call-on", group=esc(title))
-    if not reachable:
-        text += "\n" + i18n.get("call-on-start", bot=registry.ctx.bot_username)
-    return text
+from bot.views.social import call_off_keyboard, call_toggled
 
 
 async def on_call_me(
@@ -36,7 +27,8 @@ async def on_call_me(
     if who is None:
         raise UserError("err-write-as-yourself")
     on, reachable = await calls.toggle(message.chat.id, who)
-    text = _toggled(i18n, registry, on, reachable, message.chat.title or "")
+    bot = registry.ctx.bot_username
+    text = call_toggled(i18n.get, on, reachable, message.chat.title or "", bot)
     await answer(message, replies, text, passing=True)
 
 
@@ -70,7 +62,8 @@ async def on_call_press(
         if chat.id != chat_id or chat.type not in ("group", "supergroup"):
             raise UserError("err-stale")
         on, reachable = await calls.toggle(chat_id, who)
-        text = _toggled(i18n, registry, on, reachable, chat.title or "")
+        bot = registry.ctx.bot_username
+        text = call_toggled(i18n.get, on, reachable, chat.title or "", bot)
         await cb.answer(popup(text), show_alert=True)
         return
     if not in_own_chat(cb):
