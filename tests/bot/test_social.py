@@ -8,7 +8,15 @@ from pathlib import Path
 from typing import Any
 
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import BotProcess, InProcessBot, Table, open_table, play_moves, press_label
+from harness import (
+    BotProcess,
+    InProcessBot,
+    MakeBot,
+    Table,
+    open_table,
+    play_moves,
+    press_label,
+)
 
 from bot.clock import FakeClock
 from bot.services.calls import CALL_EVERY
@@ -176,8 +184,9 @@ def options_buttons(table: Table) -> str:
 
 
 async def test_the_computers_strength_is_the_creators_choice_and_is_used(
-    fake: FakeTelegram, running_bot: InProcessBot
+    fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
+    running = await make_bot()
     anna, boris = fake.add_user(5301, "Анна"), fake.add_user(5302, "Борис")
     table = await open_table(fake, GROUP, [anna], others=[boris], start=False)
     await press_label(fake, anna, table.table_message(), "Настройки")
@@ -195,7 +204,11 @@ async def test_the_computers_strength_is_the_creators_choice_and_is_used(
     await fake.wait_for(lambda: "Начать" in options_buttons(table))
     await press_label(fake, anna, table.table_message(), "Начать")
     # The bot's own level (novice) never searches; this table's master does.
-    play = running_bot.app.play
+    play = running.app.play
+    await play_moves(table, lambda: play.decisions["full"] > 0)
+    # And it still does after a restart (a new bot, its count from zero).
+    await running.stop()
+    play = (await make_bot()).app.play
     await play_moves(table, lambda: play.decisions["full"] > 0)
 
 
