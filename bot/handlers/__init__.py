@@ -2,17 +2,7 @@
 
 from aiogram import Router
 
-from bot.handlers import (
-    buttons,
-    club,
-    errors,
-    group,
-    lookups,
-    membership,
-    private,
-    social,
-    teach,
-)
+from bot.handlers import buttons, club, errors, group, lookups, membership, private, social, teach
 
 
 def routers() -> list[Router]:
