@@ -15,16 +15,7 @@ from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.rematch import RematchService
 from bot.services.replies import Replies
-from bot.views.social import call_off_keyboard
-
-
-def _toggled(i18n: I18nContext, registry: Registry, on: bool, reachable: bool, title: str) -> str:
-    if not on:
-        return i18n.get("call-off", group=esc(title))
-    text = i18n.get("call-on", group=esc(title))
-    if not reachable:
-        text += "\n" + i18n.get("call-on-start", bot=registry.ctx.bot_username)
-    return text
+from bot.views.social import call_off_keyboard, call_toggled
 
 
 async def on_call_me(
@@ -36,12 +27,20 @@ async def on_call_me(
     if who is None:
         raise UserError("err-write-as-yourself")
     on, reachable = await calls.toggle(message.chat.id, who)
-    text = _toggled(i18n, registry, on, reachable, message.chat.title or "")
+    bot = registry.ctx.bot_username
+    text = call_toggled(i18n.get, on, reachable, message.chat.title or "", bot)
     await answer(message, replies, text, passing=True)
 
 
 async def on_call_me_private(message: Message, i18n: I18nContext, replies: Replies) -> None:
     await answer(message, replies, i18n.get("call-in-group"))
+
+
+async def on_member_left(message: Message, calls: CallService) -> None:
+    """Someone left the group (or was removed): no more calls to its tables."""
+    gone = message.left_chat_member
+    if gone is not None and not gone.is_bot:
+        await calls.turn_off(message.chat.id, gone.id)
 
 
 async def on_call_press(
@@ -63,7 +62,8 @@ async def on_call_press(
         if chat.id != chat_id or chat.type not in ("group", "supergroup"):
             raise UserError("err-stale")
         on, reachable = await calls.toggle(chat_id, who)
-        text = _toggled(i18n, registry, on, reachable, chat.title or "")
+        bot = registry.ctx.bot_username
+        text = call_toggled(i18n.get, on, reachable, chat.title or "", bot)
         await cb.answer(popup(text), show_alert=True)
         return
     if not in_own_chat(cb):
@@ -102,6 +102,7 @@ def build() -> Router:
         on_call_me, Command("call_me"), F.chat.type.in_({"group", "supergroup"})
     )
     router.message.register(on_call_me_private, Command("call_me"), F.chat.type == "private")
+    router.message.register(on_member_left, F.left_chat_member)
     router.callback_query.register(on_call_press, CallCb.filter())
     router.callback_query.register(on_rematch, RematchCb.filter())
     return router

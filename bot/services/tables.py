@@ -127,6 +127,8 @@ class TableService:
                 self.ctx.settings.default_lang if person is None else person.lang,
                 place.thread_id,
             )
+            # AI_LEVEL as it is now: the table's own from here on.
+            await repo.update_table(conn, table_id, ai_level=self.ctx.settings.ai_level)
             if person is not None and user is not None and user.started and not user.blocked:
                 await repo.set_seat(conn, table_id, 0, person.user_id)
         live = await self.reg.get(table_id)

@@ -290,8 +290,9 @@ _M13: tuple[Step, ...] = (
 
 # Calls and rematches: who wants to be called when a table opens in a group
 # (``last_called_at``: at most one call an hour), the computer's strength at
-# each table ('': the bot's AI_LEVEL), and the finished table a table is the
-# rematch of (the unique index: one rematch each, however many press).
+# each table ('': the bot's AI_LEVEL, for tables opened before it), and the
+# finished table a table is the rematch of (the unique index: one rematch
+# each, however many press).
 _M_CALLS: tuple[Step, ...] = (
     """
     CREATE TABLE call_me(

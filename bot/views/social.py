@@ -59,3 +59,14 @@ def call_message(tr: Tr, table: LiveTable) -> tuple[str, Keyboard]:
 def call_off_keyboard(tr: Tr, chat_id: int) -> Keyboard:
     """What stays of a call once its person sat down: the way to stop the calls."""
     return keyboard([[button(tr("btn-call-off"), CallCb.packed(op=CALL_OFF, c=chat_id))]])
+
+
+def call_toggled(tr: Tr, on: bool, reachable: bool, group: str, bot: str) -> str:
+    """The answer to ``/call_me`` or its button; ``reachable``: the bot can
+    write to the person (else they are told to press Start first)."""
+    if not on:
+        return tr("call-off", group=esc(group))
+    text = tr("call-on", group=esc(group))
+    if not reachable:
+        text += "\n" + tr("call-on-start", bot=bot)
+    return text

@@ -8,7 +8,15 @@ from pathlib import Path
 from typing import Any
 
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import BotProcess, InProcessBot, Table, open_table, play_moves, press_label
+from harness import (
+    BotProcess,
+    InProcessBot,
+    MakeBot,
+    Table,
+    open_table,
+    play_moves,
+    press_label,
+)
 
 from bot.clock import FakeClock
 from bot.services.calls import CALL_EVERY
@@ -176,8 +184,9 @@ def options_buttons(table: Table) -> str:
 
 
 async def test_the_computers_strength_is_the_creators_choice_and_is_used(
-    fake: FakeTelegram, running_bot: InProcessBot
+    fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
+    running = await make_bot()
     anna, boris = fake.add_user(5301, "Анна"), fake.add_user(5302, "Борис")
     table = await open_table(fake, GROUP, [anna], others=[boris], start=False)
     await press_label(fake, anna, table.table_message(), "Настройки")
@@ -195,7 +204,11 @@ async def test_the_computers_strength_is_the_creators_choice_and_is_used(
     await fake.wait_for(lambda: "Начать" in options_buttons(table))
     await press_label(fake, anna, table.table_message(), "Начать")
     # The bot's own level (novice) never searches; this table's master does.
-    play = running_bot.app.play
+    play = running.app.play
+    await play_moves(table, lambda: play.decisions["full"] > 0)
+    # And it still does after a restart (a new bot, its count from zero).
+    await running.stop()
+    play = (await make_bot()).app.play
     await play_moves(table, lambda: play.decisions["full"] > 0)
 
 
@@ -296,3 +309,56 @@ async def test_rematch_seats_the_same_people_with_the_same_settings(
     answer = await press_label(fake, boris, over, "Ещё партию")
     assert "уже открыт" in answer["text"]
     assert len(rows(db_path, "SELECT 1 FROM tables WHERE rematch_of IS NOT NULL")) == 1
+
+
+async def test_an_admin_opens_the_rematch_in_its_topic(
+    fake: FakeTelegram, db_path: Path, running_bot: InProcessBot
+) -> None:
+    anna, boris = fake.add_user(5501, "Анна"), fake.add_user(5502, "Борис")
+    fake.add_group(FORUM, "Клуб", members=[anna, boris], admins=[anna], supergroup=True, forum=True)
+    cards = fake.create_topic(FORUM, boris, "Пики")
+    for u in (anna, boris):
+        await fake.start_bot(u)
+    table = await new_table(fake, boris, FORUM, thread=cards)
+    await press_label(fake, boris, table.table_message(), "Правила")
+    await fake.wait_for(lambda: "«Клуб»" in table.table_message().text)
+    await press_label(fake, boris, table.table_message(), "Начать")
+    await play_moves(table, lambda: game_over_note(fake, FORUM) is not None)
+    over = game_over_note(fake, FORUM)
+    assert over is not None and over.thread_id == cards
+    # Anna did not play, but she is an admin of the group.
+    answer = await press_label(fake, anna, over, "Ещё партию")
+    assert "Новый стол открыт" in answer["text"]
+    assert rows(db_path, "SELECT thread_id, creator_id FROM tables WHERE status='open'") == [
+        (cards, boris.id)
+    ]
+    await fake.wait_for(lambda: "Новый стол" in table.table_message().text)
+    assert "Север: Борис" in table.table_message().text
+    assert table.table_message().thread_id == cards
+
+
+async def test_the_calls_follow_a_group_that_becomes_a_supergroup(
+    fake: FakeTelegram, db_path: Path, running_bot: InProcessBot
+) -> None:
+    anna, boris = fake.add_user(5601, "Анна"), fake.add_user(5602, "Борис")
+    fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
+    for u in (anna, boris):
+        await fake.start_bot(u)
+    asked = await fake.send_text(anna, GROUP, "/call_me")
+    await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"))
+    new = fake.migrate_group(GROUP)
+    await fake.wait_for(lambda: rows(db_path, "SELECT chat_id FROM call_me") == [(new,)])
+    await new_table(fake, boris, new)
+    await fake.wait_for(lambda: calls_of(fake, anna), message="Anna called")
+
+
+async def test_who_leaves_the_group_is_called_no_more(
+    fake: FakeTelegram, db_path: Path, running_bot: InProcessBot
+) -> None:
+    anna, boris = fake.add_user(5701, "Анна"), fake.add_user(5702, "Борис")
+    fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
+    for u in (anna, boris):
+        asked = await fake.send_text(u, GROUP, "/call_me")
+        await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"))
+    fake.remove_member(GROUP, boris)
+    await fake.wait_for(lambda: rows(db_path, "SELECT user_id FROM call_me") == [(anna.id,)])
