@@ -588,7 +588,7 @@
       el.dataset.seat = String(i);
       const who = document.createElement('div');
       who.className = 'who';
-      // A computer is named by its place already («🤖 Юг»).
+      // A computer is named by its place already.
       who.textContent = (seat.name.includes(seat.place) ? seat.name : seat.name + ' · ' + seat.place) + ' ';
       const bid = document.createElement('span');
       bid.className = 'bid';
