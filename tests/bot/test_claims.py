@@ -27,6 +27,8 @@ from engine.rules import Rules
 
 GROUP = -1004242
 PACE = 60
+# Seconds for what follows a claim (the check runs first).
+CHECK = 60
 
 
 def game_of(db: Path) -> Game:
@@ -107,7 +109,9 @@ async def to_first_claim(
 async def claim(fake: FakeTelegram, user: FakeUser, msg: FakeMessage) -> dict:
     data = button_data(msg, "cl:")
     assert data is not None
-    return await (await fake.press(user, user.id, msg.message_id, data)).answer()
+    # The press is answered once the engine's check is done: a search of its
+    # own, slower on a busy machine.
+    return await (await fake.press(user, user.id, msg.message_id, data)).answer(timeout=CHECK)
 
 
 async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
@@ -128,23 +132,27 @@ async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
 
     assert (await claim(fake, claimer, hand))["text"] is None
     note = await fake.wait_for(
-        lambda: next((t for t in fake.sent_texts(GROUP)[before:] if "Остальные мои" in t), None)
+        lambda: next((t for t in fake.sent_texts(GROUP)[before:] if "Остальные мои" in t), None),
+        timeout=CHECK,
     )
     assert mine in note and "Решают соперники" in note
     for u in others:
         await fake.wait_for(
-            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:")
+            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
+            timeout=CHECK,
         )
         assert mine in question(fake, u).text
     assert question(fake, partner) is None  # the partner is not asked
     # Meanwhile no card is played: the claimer is told why.
     hand = fake.last_message(claimer.id)
-    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text)
+    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text, timeout=CHECK)
     hand = fake.last_message(claimer.id)
     assert button_data(hand, "cl:") is None
     card = button_data(hand, "m:")
     assert card is not None
-    refused = await (await fake.press(claimer, claimer.id, hand.message_id, card)).answer()
+    refused = await (await fake.press(claimer, claimer.id, hand.message_id, card)).answer(
+        timeout=CHECK
+    )
     assert "голосование" in refused["text"]
     # The partner cannot vote, even forging the button in their own chat.
     forged = await (
@@ -154,31 +162,41 @@ async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
             fake.last_message(partner.id).message_id,
             next(b.value for b in question(fake, others[0]).buttons() if "Согласен" in b.text),
         )
-    ).answer()
+    ).answer(timeout=CHECK)
     assert "устарела" in forged["text"]
 
     first = question(fake, others[0])
     accept = next(b.value for b in first.buttons() if "Согласен" in b.text)
-    assert (await (await fake.press(others[0], others[0].id, first.message_id, accept)).answer())[
-        "text"
-    ] is None
-    await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text)
+    assert (
+        await (await fake.press(others[0], others[0].id, first.message_id, accept)).answer(
+            timeout=CHECK
+        )
+    )["text"] is None
+    await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text, timeout=CHECK)
     # A second press of the same button (it is gone): stale, nothing changes.
-    again = await (await fake.press_raw(others[0], others[0].id, first.message_id, accept)).answer()
+    again = await (await fake.press_raw(others[0], others[0].id, first.message_id, accept)).answer(
+        timeout=CHECK
+    )
     assert "устарела" in again["text"]
     assert n_actions(db_path) == moves
 
     second = question(fake, others[1])
     accept = next(b.value for b in second.buttons() if "Согласен" in b.text)
-    await (await fake.press(others[1], others[1].id, second.message_id, accept)).answer()
-    await fake.wait_for(lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)))
-    await fake.wait_for(lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]))
+    await (await fake.press(others[1], others[1].id, second.message_id, accept)).answer(
+        timeout=CHECK
+    )
+    await fake.wait_for(
+        lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)), timeout=CHECK
+    )
+    await fake.wait_for(
+        lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]), timeout=CHECK
+    )
     after = game_of(db_path)
     assert after.actions[moves] == CLAIM
     assert after.sheet[0]["tricks"][seat] == 13
     # The questions are closed: no cards, no buttons.
     for u in others:
-        await fake.wait_for(lambda u=u: "закрыта" in question(fake, u).text)
+        await fake.wait_for(lambda u=u: "закрыта" in question(fake, u).text, timeout=CHECK)
         assert not has_card(question(fake, u).text) and not question(fake, u).buttons()
     # The group saw the claimer's cards and no other hand.
     group = "\n".join(fake.sent_texts(GROUP)[before:])
@@ -200,18 +218,22 @@ async def test_refusal_lets_play_go_on_and_claims_are_limited(
     for attempt in (1, 2):
         await claim(fake, claimer, hand)
         await fake.wait_for(
-            lambda: question(fake, other) is not None and button_data(question(fake, other), "cv:")
+            lambda: question(fake, other) is not None and button_data(question(fake, other), "cv:"),
+            timeout=CHECK,
         )
         q = question(fake, other)
         no = next(b.value for b in q.buttons() if "Играем дальше" in b.text)
-        await (await fake.press(other, other.id, q.message_id, no)).answer()
+        await (await fake.press(other, other.id, q.message_id, no)).answer(timeout=CHECK)
         await fake.wait_for(
-            lambda a=attempt: sum("не согласен" in t for t in fake.sent_texts(GROUP)) == a
+            lambda a=attempt: sum("не согласен" in t for t in fake.sent_texts(GROUP)) == a,
+            timeout=CHECK,
         )
         refusal = [t for t in fake.sent_texts(GROUP) if "не согласен" in t][-1]
         assert not has_card(refusal)
-        await fake.wait_for(lambda: "голосовании" not in fake.last_message(claimer.id).text)
-        await fake.wait_for(lambda: not button_data(question(fake, other), "cv:"))
+        await fake.wait_for(
+            lambda: "голосовании" not in fake.last_message(claimer.id).text, timeout=CHECK
+        )
+        await fake.wait_for(lambda: not button_data(question(fake, other), "cv:"), timeout=CHECK)
         assert not has_card(question(fake, other).text)
         hand = fake.last_message(claimer.id)
     assert n_actions(db_path) == moves
@@ -219,15 +241,15 @@ async def test_refusal_lets_play_go_on_and_claims_are_limited(
     assert button_data(hand, "cl:") is None
     forged = await (
         await fake.press_raw(claimer, claimer.id, hand.message_id, f"cl:{1}:{moves}:3")
-    ).answer()
+    ).answer(timeout=CHECK)
     assert "устарела" in forged["text"]
     # Play goes on: the claimer plays a card.
     card = button_data(hand, "m:")
     assert card is not None
-    assert (await (await fake.press(claimer, claimer.id, hand.message_id, card)).answer())[
-        "text"
-    ] is None
-    await fake.wait_for(lambda: n_actions(db_path) > moves)
+    assert (
+        await (await fake.press(claimer, claimer.id, hand.message_id, card)).answer(timeout=CHECK)
+    )["text"] is None
+    await fake.wait_for(lambda: n_actions(db_path) > moves, timeout=CHECK)
     assert sum("Остальные мои" in t for t in fake.sent_texts(GROUP)[before:]) == 2
 
 
@@ -239,11 +261,15 @@ async def test_no_answer_before_the_deadline_refuses(
     claimer, hand = await to_first_claim(fake, table, users)
     moves = n_actions(db_path)
     await claim(fake, claimer, hand)
-    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text)
+    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text, timeout=CHECK)
     clock.advance(PACE + 1)
-    await fake.wait_for(lambda: any("Время вышло" in t for t in fake.sent_texts(GROUP)))
+    await fake.wait_for(
+        lambda: any("Время вышло" in t for t in fake.sent_texts(GROUP)), timeout=CHECK
+    )
     # Nobody moved for the claimer: the move is theirs again, with its time anew.
-    await fake.wait_for(lambda: button_data(fake.last_message(claimer.id), "m:") is not None)
+    await fake.wait_for(
+        lambda: button_data(fake.last_message(claimer.id), "m:") is not None, timeout=CHECK
+    )
     await fake.wait_idle(quiet=0.05)
     assert n_actions(db_path) == moves
     assert not any("время вышло" in t for t in fake.sent_texts(GROUP))  # no timeout move
@@ -261,7 +287,8 @@ async def test_a_vote_survives_a_restart(
     await claim(fake, claimer, hand)
     for u in others:
         await fake.wait_for(
-            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:")
+            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
+            timeout=CHECK,
         )
     q = question(fake, others[0])
     await (
@@ -271,17 +298,19 @@ async def test_a_vote_survives_a_restart(
             q.message_id,
             next(b.value for b in q.buttons() if "Согласен" in b.text),
         )
-    ).answer()
-    await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text)
+    ).answer(timeout=CHECK)
+    await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text, timeout=CHECK)
     await fake.wait_idle(quiet=0.05)
     await first.stop()
 
     await make_bot()
     # Still voting after the restart: the claimer's card is refused.
-    hand = await fake.wait_for(lambda: fake.last_message(claimer.id))
+    hand = await fake.wait_for(lambda: fake.last_message(claimer.id), timeout=CHECK)
     card = button_data(hand, "m:")
     assert card is not None
-    refused = await (await fake.press(claimer, claimer.id, hand.message_id, card)).answer()
+    refused = await (await fake.press(claimer, claimer.id, hand.message_id, card)).answer(
+        timeout=CHECK
+    )
     assert "голосование" in refused["text"]
     q = question(fake, others[1])
     await (
@@ -291,8 +320,10 @@ async def test_a_vote_survives_a_restart(
             q.message_id,
             next(b.value for b in q.buttons() if "Согласен" in b.text),
         )
-    ).answer()
-    await fake.wait_for(lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)))
+    ).answer(timeout=CHECK)
+    await fake.wait_for(
+        lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)), timeout=CHECK
+    )
     assert game_of(db_path).actions[moves] == CLAIM
 
 
@@ -306,14 +337,17 @@ async def test_a_computer_opponent_refuses(
     moves = n_actions(db_path)
     await claim(fake, anna, hand)
     await fake.wait_for(
-        lambda: any("Клубный игрок не соглашается" in t for t in fake.sent_texts(GROUP))
+        lambda: any("Клубный игрок не соглашается" in t for t in fake.sent_texts(GROUP)),
+        timeout=CHECK,
     )
     hand = await fake.wait_for(
-        lambda: m if button_data(m := fake.last_message(anna.id), "m:") else None
+        lambda: m if button_data(m := fake.last_message(anna.id), "m:") else None, timeout=CHECK
     )
     card = button_data(hand, "m:")
-    assert (await (await fake.press(anna, anna.id, hand.message_id, card)).answer())["text"] is None
-    await fake.wait_for(lambda: n_actions(db_path) > moves)
+    assert (await (await fake.press(anna, anna.id, hand.message_id, card)).answer(timeout=CHECK))[
+        "text"
+    ] is None
+    await fake.wait_for(lambda: n_actions(db_path) > moves, timeout=CHECK)
 
 
 async def test_a_proved_claim_ends_the_hand_and_one_trick_left_has_no_button(
@@ -349,8 +383,12 @@ async def test_a_proved_claim_ends_the_hand_and_one_trick_left_has_no_button(
     left, won = tricks_left(g), g.tricks_won[seat]
     before = len(fake.sent_texts(GROUP))
     await claim(fake, anna, found[1])
-    await fake.wait_for(lambda: any("Доказано" in t for t in fake.sent_texts(GROUP)[before:]))
-    await fake.wait_for(lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]))
+    await fake.wait_for(
+        lambda: any("Доказано" in t for t in fake.sent_texts(GROUP)[before:]), timeout=CHECK
+    )
+    await fake.wait_for(
+        lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]), timeout=CHECK
+    )
     after = game_of(db_path)
     assert CLAIM in after.actions
     line = after.sheet[g.hand_no]
@@ -373,7 +411,7 @@ async def test_the_mini_app_refuses_a_card_during_the_vote(
     assert status == 200 and state["my_turn"]
     moves = n_actions(db_path)
     await claim(fake, claimer, hand)
-    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text)
+    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text, timeout=CHECK)
     status, answer = await page.move(state, state["playable"][0])
     assert (status, answer["error"]) == (409, "err-claim-voting")
     assert "голосование" in answer["text"]
