@@ -15,7 +15,15 @@ from fake_telegram import FakeTelegram
 from fake_telegram.models import FakeMessage, FakeUser
 from fake_telegram.webapp import sign_init_data, table_of_url, web_app_url
 from fluent.runtime import FluentBundle, FluentResource
-from harness import MakeBot, Table, action_of, open_table, play_moves
+from harness import (
+    BotProcess,
+    MakeBot,
+    Table,
+    action_of,
+    open_table,
+    play_moves,
+    press_label,
+)
 from webapp_kit import Page, app_settings
 
 from bot.clock import FakeClock
@@ -85,14 +93,25 @@ def has_card(text: str) -> bool:
     return any(s in text for s in SUIT_SYMBOLS)
 
 
-async def four_people(fake: FakeTelegram) -> tuple[Table, list[FakeUser]]:
+async def four_people(fake: FakeTelegram, daily: bool = True) -> tuple[Table, list[FakeUser]]:
+    """Four people at a table, the game started; ``daily``: 24 h a move (so a
+    test on the real clock, however slow the machine, never meets the move's
+    deadline), else a minute."""
     users = [
         fake.add_user(4201, "Анна"),
         fake.add_user(4202, "Борис"),
         fake.add_user(4203, "Вика"),
         fake.add_user(4204, "Глеб"),
     ]
-    table = await open_table(fake, GROUP, users, seats=["Восток", "Юг", "Запад"])
+    table = await open_table(fake, GROUP, users, seats=["Восток", "Юг", "Запад"], start=not daily)
+    if daily:
+        for _ in range(8):
+            if "24 ч" in table.table_message().text:
+                break
+            await press_label(fake, users[0], table.table_message(), "Темп")
+            await fake.wait_idle(quiet=0.03)
+        await press_label(fake, users[0], table.table_message(), "Начать")
+        await fake.wait_for(table.actionable, timeout=CHECK)
     return table, users
 
 
@@ -257,7 +276,7 @@ async def test_no_answer_before_the_deadline_refuses(
     fake: FakeTelegram, make_bot: MakeBot, db_path: Path, clock: FakeClock
 ) -> None:
     await make_bot(clock=clock)
-    table, users = await four_people(fake)
+    table, users = await four_people(fake, daily=False)
     claimer, hand = await to_first_claim(fake, table, users)
     moves = n_actions(db_path)
     await claim(fake, claimer, hand)
@@ -431,3 +450,52 @@ def test_the_claim_line_declines_tricks(n: int, word: str) -> None:
     )
     assert not errors
     assert text == f"🙌 Анна: «Остальные мои» (вместе с партнёром) — {n} {word}. Карты: ♠ A"
+
+
+@pytest.mark.slow
+async def test_a_vote_survives_kill_9(fake: FakeTelegram, tmp_path: Path) -> None:
+    """Killed right after the claim was answered, and again right after the
+    first acceptance: each press the bot answered stands, nothing twice."""
+    db = tmp_path / "spades.db"
+    proc = BotProcess(fake, db)
+    await proc.start(fake)
+    try:
+        table, users = await four_people(fake)
+        claimer, hand = await to_first_claim(fake, table, users)
+        seat = users.index(claimer)
+        others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+        moves = n_actions(db)
+        assert (await claim(fake, claimer, hand))["text"] is None
+        proc.kill()
+        proc = BotProcess(fake, db)
+        await proc.start(fake)
+        for u in others:
+            await fake.wait_for(
+                lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
+                timeout=CHECK,
+            )
+        q = question(fake, others[0])
+        yes = next(b.value for b in q.buttons() if "Согласен" in b.text)
+        press = await fake.press(others[0], others[0].id, q.message_id, yes)
+        assert (await press.answer(timeout=CHECK))["text"] is None
+        proc.kill()
+        proc = BotProcess(fake, db)
+        await proc.start(fake)
+        await fake.wait_for(
+            lambda: any("голосовании" in m.text for m in fake.chat_messages(claimer.id)),
+            timeout=CHECK,
+        )
+        q = question(fake, others[1])
+        yes = next(b.value for b in q.buttons() if "Согласен" in b.text)
+        await (await fake.press(others[1], others[1].id, q.message_id, yes)).answer(timeout=CHECK)
+        await fake.wait_for(
+            lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)),
+            timeout=CHECK,
+        )
+        await fake.wait_idle(quiet=0.1)
+    finally:
+        err = proc.stop()
+    assert "Traceback" not in err, err
+    assert game_of(db).actions[moves] == CLAIM
+    assert sum("Остальные мои" in t for t in fake.sent_texts(GROUP)) == 1
+    assert sum("Соперники согласились" in t for t in fake.sent_texts(GROUP)) == 1
