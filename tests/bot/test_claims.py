@@ -507,3 +507,43 @@ async def test_a_vote_survives_kill_9(fake: FakeTelegram, tmp_path: Path) -> Non
         con.close()
     notes = {t for t in fake.sent_texts(GROUP) if "Остальные мои" in t}
     assert len(notes) == 1
+
+
+async def test_with_a_nil_on_the_side_the_claim_is_the_claimers_alone(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    await make_bot()
+    table, users = await four_people(fake)
+
+    def nil_bids(user: FakeUser, msg: FakeMessage, moves: list[str], looks: list[str]) -> str:
+        nil = [m for m in moves if action_of(m) == 52]
+        return nil[0] if nil else moves[0]
+
+    await play_moves(table, lambda: claim_offer(fake, users) is not None, choose=nil_bids)
+    found = claim_offer(fake, users)
+    assert found is not None
+    claimer, hand = found
+    seat = users.index(claimer)
+    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    assert game_of(db_path).bids == [0, 0, 0, 0]
+    before = len(fake.sent_texts(GROUP))
+    await claim(fake, claimer, hand)
+    note = await fake.wait_for(
+        lambda: next((t for t in fake.sent_texts(GROUP)[before:] if "Остальные мои" in t), None),
+        timeout=CHECK,
+    )
+    assert "вместе с партнёром" not in note and "13 взяток" in note
+    for u in others:
+        await fake.wait_for(
+            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
+            timeout=CHECK,
+        )
+        q = question(fake, u)
+        yes = next(b.value for b in q.buttons() if "Согласен" in b.text)
+        await (await fake.press(u, u.id, q.message_id, yes)).answer(timeout=CHECK)
+    await fake.wait_for(
+        lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]), timeout=CHECK
+    )
+    line = game_of(db_path).sheet[0]
+    # Every trick the claimer's: the partner's nil is made, the claimer's lost.
+    assert line["tricks"][seat] == 13 and line["tricks"][(seat + 2) % 4] == 0
