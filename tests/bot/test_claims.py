@@ -15,7 +15,15 @@ from fake_telegram import FakeTelegram
 from fake_telegram.models import FakeMessage, FakeUser
 from fake_telegram.webapp import sign_init_data, table_of_url, web_app_url
 from fluent.runtime import FluentBundle, FluentResource
-from harness import MakeBot, Table, action_of, open_table, play_moves
+from harness import (
+    BotProcess,
+    MakeBot,
+    Table,
+    action_of,
+    open_table,
+    play_moves,
+    press_label,
+)
 from webapp_kit import Page, app_settings
 
 from bot.clock import FakeClock
@@ -27,6 +35,8 @@ from engine.rules import Rules
 
 GROUP = -1004242
 PACE = 60
+# Seconds for what follows a claim (the check runs first).
+CHECK = 60
 
 
 def game_of(db: Path) -> Game:
@@ -83,14 +93,25 @@ def has_card(text: str) -> bool:
     return any(s in text for s in SUIT_SYMBOLS)
 
 
-async def four_people(fake: FakeTelegram) -> tuple[Table, list[FakeUser]]:
+async def four_people(fake: FakeTelegram, daily: bool = True) -> tuple[Table, list[FakeUser]]:
+    """Four people at a table, the game started; ``daily``: 24 h a move (so a
+    test on the real clock, however slow the machine, never meets the move's
+    deadline), else a minute."""
     users = [
         fake.add_user(4201, "Анна"),
         fake.add_user(4202, "Борис"),
         fake.add_user(4203, "Вика"),
         fake.add_user(4204, "Глеб"),
     ]
-    table = await open_table(fake, GROUP, users, seats=["Восток", "Юг", "Запад"])
+    table = await open_table(fake, GROUP, users, seats=["Восток", "Юг", "Запад"], start=not daily)
+    if daily:
+        for _ in range(8):
+            if "24 ч" in table.table_message().text:
+                break
+            await press_label(fake, users[0], table.table_message(), "Темп")
+            await fake.wait_idle(quiet=0.03)
+        await press_label(fake, users[0], table.table_message(), "Начать")
+        await fake.wait_for(table.actionable, timeout=CHECK)
     return table, users
 
 
@@ -107,7 +128,9 @@ async def to_first_claim(
 async def claim(fake: FakeTelegram, user: FakeUser, msg: FakeMessage) -> dict:
     data = button_data(msg, "cl:")
     assert data is not None
-    return await (await fake.press(user, user.id, msg.message_id, data)).answer()
+    # The press is answered once the engine's check is done: a search of its
+    # own, slower on a busy machine.
+    return await (await fake.press(user, user.id, msg.message_id, data)).answer(timeout=CHECK)
 
 
 async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
@@ -128,23 +151,27 @@ async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
 
     assert (await claim(fake, claimer, hand))["text"] is None
     note = await fake.wait_for(
-        lambda: next((t for t in fake.sent_texts(GROUP)[before:] if "Остальные мои" in t), None)
+        lambda: next((t for t in fake.sent_texts(GROUP)[before:] if "Остальные мои" in t), None),
+        timeout=CHECK,
     )
     assert mine in note and "Решают соперники" in note
     for u in others:
         await fake.wait_for(
-            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:")
+            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
+            timeout=CHECK,
         )
         assert mine in question(fake, u).text
     assert question(fake, partner) is None  # the partner is not asked
     # Meanwhile no card is played: the claimer is told why.
     hand = fake.last_message(claimer.id)
-    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text)
+    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text, timeout=CHECK)
     hand = fake.last_message(claimer.id)
     assert button_data(hand, "cl:") is None
     card = button_data(hand, "m:")
     assert card is not None
-    refused = await (await fake.press(claimer, claimer.id, hand.message_id, card)).answer()
+    refused = await (await fake.press(claimer, claimer.id, hand.message_id, card)).answer(
+        timeout=CHECK
+    )
     assert "голосование" in refused["text"]
     # The partner cannot vote, even forging the button in their own chat.
     forged = await (
@@ -154,31 +181,41 @@ async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
             fake.last_message(partner.id).message_id,
             next(b.value for b in question(fake, others[0]).buttons() if "Согласен" in b.text),
         )
-    ).answer()
+    ).answer(timeout=CHECK)
     assert "устарела" in forged["text"]
 
     first = question(fake, others[0])
     accept = next(b.value for b in first.buttons() if "Согласен" in b.text)
-    assert (await (await fake.press(others[0], others[0].id, first.message_id, accept)).answer())[
-        "text"
-    ] is None
-    await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text)
+    assert (
+        await (await fake.press(others[0], others[0].id, first.message_id, accept)).answer(
+            timeout=CHECK
+        )
+    )["text"] is None
+    await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text, timeout=CHECK)
     # A second press of the same button (it is gone): stale, nothing changes.
-    again = await (await fake.press_raw(others[0], others[0].id, first.message_id, accept)).answer()
+    again = await (await fake.press_raw(others[0], others[0].id, first.message_id, accept)).answer(
+        timeout=CHECK
+    )
     assert "устарела" in again["text"]
     assert n_actions(db_path) == moves
 
     second = question(fake, others[1])
     accept = next(b.value for b in second.buttons() if "Согласен" in b.text)
-    await (await fake.press(others[1], others[1].id, second.message_id, accept)).answer()
-    await fake.wait_for(lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)))
-    await fake.wait_for(lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]))
+    await (await fake.press(others[1], others[1].id, second.message_id, accept)).answer(
+        timeout=CHECK
+    )
+    await fake.wait_for(
+        lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)), timeout=CHECK
+    )
+    await fake.wait_for(
+        lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]), timeout=CHECK
+    )
     after = game_of(db_path)
     assert after.actions[moves] == CLAIM
     assert after.sheet[0]["tricks"][seat] == 13
     # The questions are closed: no cards, no buttons.
     for u in others:
-        await fake.wait_for(lambda u=u: "закрыта" in question(fake, u).text)
+        await fake.wait_for(lambda u=u: "закрыта" in question(fake, u).text, timeout=CHECK)
         assert not has_card(question(fake, u).text) and not question(fake, u).buttons()
     # The group saw the claimer's cards and no other hand.
     group = "\n".join(fake.sent_texts(GROUP)[before:])
@@ -200,18 +237,22 @@ async def test_refusal_lets_play_go_on_and_claims_are_limited(
     for attempt in (1, 2):
         await claim(fake, claimer, hand)
         await fake.wait_for(
-            lambda: question(fake, other) is not None and button_data(question(fake, other), "cv:")
+            lambda: question(fake, other) is not None and button_data(question(fake, other), "cv:"),
+            timeout=CHECK,
         )
         q = question(fake, other)
         no = next(b.value for b in q.buttons() if "Играем дальше" in b.text)
-        await (await fake.press(other, other.id, q.message_id, no)).answer()
+        await (await fake.press(other, other.id, q.message_id, no)).answer(timeout=CHECK)
         await fake.wait_for(
-            lambda a=attempt: sum("не согласен" in t for t in fake.sent_texts(GROUP)) == a
+            lambda a=attempt: sum("не согласен" in t for t in fake.sent_texts(GROUP)) == a,
+            timeout=CHECK,
         )
         refusal = [t for t in fake.sent_texts(GROUP) if "не согласен" in t][-1]
         assert not has_card(refusal)
-        await fake.wait_for(lambda: "голосовании" not in fake.last_message(claimer.id).text)
-        await fake.wait_for(lambda: not button_data(question(fake, other), "cv:"))
+        await fake.wait_for(
+            lambda: "голосовании" not in fake.last_message(claimer.id).text, timeout=CHECK
+        )
+        await fake.wait_for(lambda: not button_data(question(fake, other), "cv:"), timeout=CHECK)
         assert not has_card(question(fake, other).text)
         hand = fake.last_message(claimer.id)
     assert n_actions(db_path) == moves
@@ -219,15 +260,15 @@ async def test_refusal_lets_play_go_on_and_claims_are_limited(
     assert button_data(hand, "cl:") is None
     forged = await (
         await fake.press_raw(claimer, claimer.id, hand.message_id, f"cl:{1}:{moves}:3")
-    ).answer()
+    ).answer(timeout=CHECK)
     assert "устарела" in forged["text"]
     # Play goes on: the claimer plays a card.
     card = button_data(hand, "m:")
     assert card is not None
-    assert (await (await fake.press(claimer, claimer.id, hand.message_id, card)).answer())[
-        "text"
-    ] is None
-    await fake.wait_for(lambda: n_actions(db_path) > moves)
+    assert (
+        await (await fake.press(claimer, claimer.id, hand.message_id, card)).answer(timeout=CHECK)
+    )["text"] is None
+    await fake.wait_for(lambda: n_actions(db_path) > moves, timeout=CHECK)
     assert sum("Остальные мои" in t for t in fake.sent_texts(GROUP)[before:]) == 2
 
 
@@ -235,15 +276,19 @@ async def test_no_answer_before_the_deadline_refuses(
     fake: FakeTelegram, make_bot: MakeBot, db_path: Path, clock: FakeClock
 ) -> None:
     await make_bot(clock=clock)
-    table, users = await four_people(fake)
+    table, users = await four_people(fake, daily=False)
     claimer, hand = await to_first_claim(fake, table, users)
     moves = n_actions(db_path)
     await claim(fake, claimer, hand)
-    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text)
+    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text, timeout=CHECK)
     clock.advance(PACE + 1)
-    await fake.wait_for(lambda: any("Время вышло" in t for t in fake.sent_texts(GROUP)))
+    await fake.wait_for(
+        lambda: any("Время вышло" in t for t in fake.sent_texts(GROUP)), timeout=CHECK
+    )
     # Nobody moved for the claimer: the move is theirs again, with its time anew.
-    await fake.wait_for(lambda: button_data(fake.last_message(claimer.id), "m:") is not None)
+    await fake.wait_for(
+        lambda: button_data(fake.last_message(claimer.id), "m:") is not None, timeout=CHECK
+    )
     await fake.wait_idle(quiet=0.05)
     assert n_actions(db_path) == moves
     assert not any("время вышло" in t for t in fake.sent_texts(GROUP))  # no timeout move
@@ -261,7 +306,8 @@ async def test_a_vote_survives_a_restart(
     await claim(fake, claimer, hand)
     for u in others:
         await fake.wait_for(
-            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:")
+            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
+            timeout=CHECK,
         )
     q = question(fake, others[0])
     await (
@@ -271,17 +317,19 @@ async def test_a_vote_survives_a_restart(
             q.message_id,
             next(b.value for b in q.buttons() if "Согласен" in b.text),
         )
-    ).answer()
-    await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text)
+    ).answer(timeout=CHECK)
+    await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text, timeout=CHECK)
     await fake.wait_idle(quiet=0.05)
     await first.stop()
 
     await make_bot()
     # Still voting after the restart: the claimer's card is refused.
-    hand = await fake.wait_for(lambda: fake.last_message(claimer.id))
+    hand = await fake.wait_for(lambda: fake.last_message(claimer.id), timeout=CHECK)
     card = button_data(hand, "m:")
     assert card is not None
-    refused = await (await fake.press(claimer, claimer.id, hand.message_id, card)).answer()
+    refused = await (await fake.press(claimer, claimer.id, hand.message_id, card)).answer(
+        timeout=CHECK
+    )
     assert "голосование" in refused["text"]
     q = question(fake, others[1])
     await (
@@ -291,8 +339,10 @@ async def test_a_vote_survives_a_restart(
             q.message_id,
             next(b.value for b in q.buttons() if "Согласен" in b.text),
         )
-    ).answer()
-    await fake.wait_for(lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)))
+    ).answer(timeout=CHECK)
+    await fake.wait_for(
+        lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)), timeout=CHECK
+    )
     assert game_of(db_path).actions[moves] == CLAIM
 
 
@@ -306,14 +356,17 @@ async def test_a_computer_opponent_refuses(
     moves = n_actions(db_path)
     await claim(fake, anna, hand)
     await fake.wait_for(
-        lambda: any("Клубный игрок не соглашается" in t for t in fake.sent_texts(GROUP))
+        lambda: any("Клубный игрок не соглашается" in t for t in fake.sent_texts(GROUP)),
+        timeout=CHECK,
     )
     hand = await fake.wait_for(
-        lambda: m if button_data(m := fake.last_message(anna.id), "m:") else None
+        lambda: m if button_data(m := fake.last_message(anna.id), "m:") else None, timeout=CHECK
     )
     card = button_data(hand, "m:")
-    assert (await (await fake.press(anna, anna.id, hand.message_id, card)).answer())["text"] is None
-    await fake.wait_for(lambda: n_actions(db_path) > moves)
+    assert (await (await fake.press(anna, anna.id, hand.message_id, card)).answer(timeout=CHECK))[
+        "text"
+    ] is None
+    await fake.wait_for(lambda: n_actions(db_path) > moves, timeout=CHECK)
 
 
 async def test_a_proved_claim_ends_the_hand_and_one_trick_left_has_no_button(
@@ -349,8 +402,12 @@ async def test_a_proved_claim_ends_the_hand_and_one_trick_left_has_no_button(
     left, won = tricks_left(g), g.tricks_won[seat]
     before = len(fake.sent_texts(GROUP))
     await claim(fake, anna, found[1])
-    await fake.wait_for(lambda: any("Доказано" in t for t in fake.sent_texts(GROUP)[before:]))
-    await fake.wait_for(lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]))
+    await fake.wait_for(
+        lambda: any("Доказано" in t for t in fake.sent_texts(GROUP)[before:]), timeout=CHECK
+    )
+    await fake.wait_for(
+        lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]), timeout=CHECK
+    )
     after = game_of(db_path)
     assert CLAIM in after.actions
     line = after.sheet[g.hand_no]
@@ -373,7 +430,7 @@ async def test_the_mini_app_refuses_a_card_during_the_vote(
     assert status == 200 and state["my_turn"]
     moves = n_actions(db_path)
     await claim(fake, claimer, hand)
-    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text)
+    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text, timeout=CHECK)
     status, answer = await page.move(state, state["playable"][0])
     assert (status, answer["error"]) == (409, "err-claim-voting")
     assert "голосование" in answer["text"]
@@ -393,3 +450,100 @@ def test_the_claim_line_declines_tricks(n: int, word: str) -> None:
     )
     assert not errors
     assert text == f"🙌 Анна: «Остальные мои» (вместе с партнёром) — {n} {word}. Карты: ♠ A"
+
+
+@pytest.mark.slow
+async def test_a_vote_survives_kill_9(fake: FakeTelegram, tmp_path: Path) -> None:
+    """Killed right after the claim was answered, and again right after the
+    first acceptance: each press the bot answered stands, none counts twice."""
+    db = tmp_path / "spades.db"
+    proc = BotProcess(fake, db)
+    await proc.start(fake)
+    try:
+        table, users = await four_people(fake)
+        claimer, hand = await to_first_claim(fake, table, users)
+        seat = users.index(claimer)
+        others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+        moves = n_actions(db)
+        assert (await claim(fake, claimer, hand))["text"] is None
+        proc.kill()
+        proc = BotProcess(fake, db)
+        await proc.start(fake)
+        for u in others:
+            await fake.wait_for(
+                lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
+                timeout=CHECK,
+            )
+        q = question(fake, others[0])
+        yes = next(b.value for b in q.buttons() if "Согласен" in b.text)
+        press = await fake.press(others[0], others[0].id, q.message_id, yes)
+        assert (await press.answer(timeout=CHECK))["text"] is None
+        proc.kill()
+        proc = BotProcess(fake, db)
+        await proc.start(fake)
+        await fake.wait_for(
+            lambda: any("голосовании" in m.text for m in fake.chat_messages(claimer.id)),
+            timeout=CHECK,
+        )
+        q = question(fake, others[1])
+        yes = next(b.value for b in q.buttons() if "Согласен" in b.text)
+        await (await fake.press(others[1], others[1].id, q.message_id, yes)).answer(timeout=CHECK)
+        await fake.wait_for(
+            lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)),
+            timeout=CHECK,
+        )
+        await fake.wait_idle(quiet=0.1)
+    finally:
+        err = proc.stop()
+    assert "Traceback" not in err, err
+    assert game_of(db).actions[moves] == CLAIM
+    # One claim, accepted by both (the outbox sends at least once: a message
+    # the kill caught between Telegram and its mark may come twice, the same).
+    con = sqlite3.connect(db)
+    try:
+        assert con.execute("SELECT status FROM claims").fetchall() == [("accepted",)]
+        assert con.execute("SELECT COUNT(*) FROM claim_votes").fetchone()[0] == 2
+    finally:
+        con.close()
+    notes = {t for t in fake.sent_texts(GROUP) if "Остальные мои" in t}
+    assert len(notes) == 1
+
+
+async def test_with_a_nil_on_the_side_the_claim_is_the_claimers_alone(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    await make_bot()
+    table, users = await four_people(fake)
+
+    def nil_bids(user: FakeUser, msg: FakeMessage, moves: list[str], looks: list[str]) -> str:
+        nil = [m for m in moves if action_of(m) == 52]
+        return nil[0] if nil else moves[0]
+
+    await play_moves(table, lambda: claim_offer(fake, users) is not None, choose=nil_bids)
+    found = claim_offer(fake, users)
+    assert found is not None
+    claimer, hand = found
+    seat = users.index(claimer)
+    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    assert game_of(db_path).bids == [0, 0, 0, 0]
+    before = len(fake.sent_texts(GROUP))
+    await claim(fake, claimer, hand)
+    note = await fake.wait_for(
+        lambda: next((t for t in fake.sent_texts(GROUP)[before:] if "Остальные мои" in t), None),
+        timeout=CHECK,
+    )
+    assert "вместе с партнёром" not in note and "13 взяток" in note
+    for u in others:
+        await fake.wait_for(
+            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
+            timeout=CHECK,
+        )
+        q = question(fake, u)
+        yes = next(b.value for b in q.buttons() if "Согласен" in b.text)
+        await (await fake.press(u, u.id, q.message_id, yes)).answer(timeout=CHECK)
+    await fake.wait_for(
+        lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]), timeout=CHECK
+    )
+    line = game_of(db_path).sheet[0]
+    # Every trick the claimer's: the partner's nil is made, the claimer's lost.
+    assert line["tricks"][seat] == 13 and line["tricks"][(seat + 2) % 4] == 0
