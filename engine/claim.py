@@ -12,12 +12,11 @@ trick is decided once (the same cards can be reached in many orders).
 Within ``NODE_LIMIT`` positions the answer is proved either way; beyond it
 the claim is "not proved" and the table votes on it (the safe side: the
 opponents decide). The limit was chosen from the cases measured by
-``bench_worst`` below (docs/engine.md).
+``python -m bench.claims`` (docs/engine.md).
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from engine.cards import NON_SPADES_MASK, SPADES, SUIT_MASKS
@@ -28,7 +27,7 @@ from engine.scoring import partner
 #: table votes). Claims with eight tricks or fewer left, where people claim,
 #: are decided far within it; a full hand sometimes is not, and would take
 #: several times longer to decide. It bounds a claim to a fraction of a second
-#: of one core (``bench_worst`` and docs/engine.md).
+#: of one core (``python -m bench.claims``, docs/engine.md).
 NODE_LIMIT = 200_000
 
 
@@ -185,31 +184,3 @@ class _Search:
             prev = c
         out.reverse()
         return out
-
-
-def bench_worst(deals: int = 200, seed: int = 0) -> int:
-    """The most positions a claim at the first lead of a full hand needed, over
-    ``deals`` random deals where the claimer's side was dealt the eight top
-    spades (claims worth checking, and the slowest to decide): how NODE_LIMIT
-    was chosen. A development aid, run by hand."""
-    from engine.cards import deck
-    from engine.rules import Rules
-
-    rng = random.Random(seed)
-    worst = 0
-    for _ in range(deals):
-        cards = deck(4)
-        rng.shuffle(cards)
-        spades = sorted((c for c in cards if c >= 39), reverse=True)
-        rest = [c for c in cards if c < 39]
-        strong = spades[:8] + rest[:18]
-        weak = spades[8:] + rest[18:]
-        rng.shuffle(strong)
-        rng.shuffle(weak)
-        hands = [strong[:13], weak[:13], strong[13:], weak[13:]]
-        g = Game(Rules(), None, 3)
-        g.deal([sorted(h) for h in hands])
-        for _bid in range(4):
-            g.apply_action(g.legal_actions()[-1])
-        worst = max(worst, check_claim(g, 0, 10**9).nodes)
-    return worst

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine import CLAIM, EngineError, Game, Rules
-from engine.claim import NODE_LIMIT, bench_worst, check_claim, claim_possible, takers, tricks_left
+from engine.claim import NODE_LIMIT, check_claim, claim_possible, takers, tricks_left
 from engine.game import BID, PLAY
 from engine.replay import record_of, replay
 
@@ -180,7 +180,6 @@ def test_a_full_hand_of_top_cards_is_proved_within_the_limit() -> None:
 
 
 def test_the_node_limit_gives_not_proved() -> None:
-    assert bench_worst(deals=2, seed=1) > 0
     rng = random.Random(3)
     undecided = 0
     for _ in range(50):
