@@ -1,7 +1,17 @@
 """Pure rules of Spades («Пики»): stdlib only, no I/O, no asyncio, no aiogram."""
 
 from engine.errors import EngineError
-from engine.game import BID, BLIND, CLAIM, Game, Phase, action_from_json, action_to_json, apply
+from engine.game import (
+    BID,
+    BLIND,
+    CLAIM,
+    Game,
+    Phase,
+    action_from_json,
+    action_to_json,
+    apply,
+    concede,
+)
 from engine.rules import CLASSIC, CLUB, PRESETS, Rules
 from engine.view import PublicView, View, public_view, view, views
 
@@ -21,6 +31,7 @@ __all__ = [
     "action_from_json",
     "action_to_json",
     "apply",
+    "concede",
     "public_view",
     "view",
     "views",

@@ -20,6 +20,7 @@ CODES = (
     "bad_deal",
     "bad_record",
     "claim_not_allowed",
+    "claim_not_conceded",
     "hand_not_finished",
 )
 

@@ -469,10 +469,10 @@ class Game:
         if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action <= CLAIM:
             raise EngineError("bad_action", f"unknown action {action!r}")
         if action == CLAIM:
-            if p is not PLAY:
-                raise EngineError("wrong_phase", "a claim is made while cards are played")
-            self._apply_claim(self.to_move)
-        elif p is BIDDING:
+            # A claim is a move only once proved or accepted (engine/claim.py
+            # and the table's vote decide): concede_claim() applies it.
+            raise EngineError("claim_not_conceded", "a claim is applied once conceded")
+        if p is BIDDING:
             if action < BID:
                 raise EngineError("wrong_phase", "bidding is in progress: bid first")
             self._apply_bid(self.to_move, action)
@@ -482,6 +482,23 @@ class Game:
             self._apply_exchange(self.to_move, action)
         else:
             self._apply_play(self.to_move, action)
+
+    def concede_claim(self, seat: int | None = None) -> None:
+        """The claim of the player to move, proved or accepted by the table:
+        the rest of the hand is theirs. Raise ``EngineError`` (state
+        unchanged) if no claim can be made now."""
+        if seat is not None and seat != self.to_move:
+            raise EngineError("not_your_turn", "it is another seat's turn")
+        if self.phase is not PLAY:
+            raise EngineError("wrong_phase", "a claim is made while cards are played")
+        self._apply_claim(self.to_move)
+
+    def replay_action(self, action: int) -> None:
+        """Apply a recorded action: a recorded claim was conceded when made."""
+        if action == CLAIM:
+            self.concede_claim()
+        else:
+            self.apply_action(action)
 
     def copy(self) -> Game:
         """An independent copy: changing one never changes the other."""
@@ -543,7 +560,7 @@ class Game:
         """Rebuild from ``(rules, seed, actions)``: how the bot restores a game."""
         g = cls(rules, seed, first_dealer)
         for a in actions:
-            g.apply_action(a)
+            g.replay_action(a)
         return g
 
 
@@ -554,6 +571,13 @@ def apply(state: Game, action: int, seat: int | None = None) -> Game:
     """Value-style apply: the input state is left as it was."""
     g = state.copy()
     g.apply_action(action, seat)
+    return g
+
+
+def concede(state: Game, seat: int) -> Game:
+    """Value-style ``concede_claim``: the input state is left as it was."""
+    g = state.copy()
+    g.concede_claim(seat)
     return g
 
 
@@ -571,5 +595,6 @@ __all__ = [
     "action_from_json",
     "action_to_json",
     "apply",
+    "concede",
     "deal_from_seed",
 ]

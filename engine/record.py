@@ -11,16 +11,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import EngineError
-from engine.game import BID, BIDDING, BLIND, PLAY, Game
+from engine.game import BID, BIDDING, BLIND, CLAIM, PLAY, Game
 
 
 @dataclass(frozen=True, slots=True)
 class TrickRecord:
-    """One trick: who led, the cards as (seat, card) in the order played, who took it."""
+    """One trick: who led, the cards as (seat, card) in the order played, who
+    took it (None: a claim cut it short, its cards went with the claim)."""
 
     leader: int
     cards: tuple[tuple[int, int], ...]
-    winner: int
+    winner: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +31,8 @@ class HandRecord:
     ``dealt``: each seat's cards as dealt, ascending; ``bids``: (seat, bid)
     in the order made, 0 for nil, ``blind`` marking blind nils;
     ``exchanges``: the club's blind-nil passes (giver, taker, cards);
-    ``line``: the hand's line of the score sheet (``Game.sheet``)."""
+    ``line``: the hand's line of the score sheet (``Game.sheet``);
+    ``claim``: (claimer, tricks it gave) when a claim ended the hand."""
 
     hand_no: int
     players: int
@@ -41,6 +43,7 @@ class HandRecord:
     exchanges: tuple[tuple[int, int, tuple[int, ...]], ...]
     tricks: tuple[TrickRecord, ...]
     line: dict[str, Any]
+    claim: tuple[int, int] | None = None
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -63,7 +66,7 @@ def hand_record(game: Game, hand_no: int) -> HandRecord:
     actions = game.actions
     i = 0
     while g.hand_no < hand_no:
-        g.apply_action(actions[i])
+        g.replay_action(actions[i])
         i += 1
     dealer, dealt = g.dealer, tuple(tuple(h) for h in g.dealt)
     n = g.n
@@ -71,29 +74,38 @@ def hand_record(game: Game, hand_no: int) -> HandRecord:
     plays: list[tuple[int, int]] = []
     winners: list[int] = []
     exchanges: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
+    claim: tuple[int, int] | None = None
     while len(g.sheet) <= hand_no:
         seat, phase, action = g.to_move, g.phase, actions[i]
+        if action == CLAIM:  # the rest of the hand went to the claimer
+            claim = (seat, g.hand_size - len(g.tricks))
+            g.replay_action(action)
+            break
         if phase is BIDDING:
             bids.append((seat, 0 if action == BLIND else action - BID))
         elif phase is PLAY and not plays:  # the passes, if any, are all made
             exchanges = tuple((e["from"], e["to"], tuple(e["cards"])) for e in g.exchanges)
-        g.apply_action(action)
+        g.replay_action(action)
         i += 1
         if phase is PLAY:
             plays.append((seat, action))
             if len(plays) % n == 0 and len(g.sheet) <= hand_no:
                 winners.append(g.tricks[-1][2])
     line = g.sheet[hand_no]
-    # The last trick ended the hand (the state moved on): its taker is whose
-    # count of tricks in the sheet's line the earlier tricks do not explain.
-    taken = [0] * n
-    for w in winners:
-        taken[w] += 1
-    winners.append(next(s for s in range(n) if line["tricks"][s] > taken[s]))
-    tricks = tuple(
+    if claim is None:
+        # The last trick ended the hand (the state moved on): its taker is whose
+        # count of tricks in the sheet's line the earlier tricks do not explain.
+        taken = [0] * n
+        for w in winners:
+            taken[w] += 1
+        winners.append(next(s for s in range(n) if line["tricks"][s] > taken[s]))
+    tricks = [
         TrickRecord(plays[k * n][0], tuple(plays[k * n : (k + 1) * n]), winners[k])
         for k in range(len(winners))
-    )
+    ]
+    cut = plays[len(winners) * n :]
+    if cut:  # the trick on the table when the claim was made
+        tricks.append(TrickRecord(cut[0][0], tuple(cut), None))
     return HandRecord(
         hand_no=hand_no,
         players=n,
@@ -102,6 +114,7 @@ def hand_record(game: Game, hand_no: int) -> HandRecord:
         bids=tuple(bids),
         blind=tuple(bool(b) for b in line["blind"]),
         exchanges=exchanges,
-        tricks=tricks,
+        tricks=tuple(tricks),
         line=line,
+        claim=claim,
     )

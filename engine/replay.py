@@ -141,7 +141,7 @@ def _step(game: Game, action: int, trace: list[dict[str, Any]] | None) -> None:
     if trace is not None:
         legal = [action_to_json(a) for a in game.legal_actions()]
         trace.append({"seat": game.to_move, "action": action_to_json(action), "legal": legal})
-    game.apply_action(action)
+    game.replay_action(action)
 
 
 def replay(record: Any, trace: bool = False) -> dict[str, Any]:
@@ -191,7 +191,7 @@ def record_of(game: Game) -> dict[str, Any]:
         while i < len(actions) and g.phase not in (DEAL,) and not g.finished:
             a = actions[i]
             phase, seat = g.phase, g.to_move
-            g.apply_action(a)
+            g.replay_action(a)
             i += 1
             if phase == BIDDING:
                 h["bids"].append(action_to_json(a))

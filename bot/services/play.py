@@ -34,7 +34,7 @@ from bot.views.hand import blind_pending
 from bot.views.record import record_button
 from bot.views.results import LastTrick, game_over, hand_result, private_result
 from bot.views.social import over_keyboard
-from engine import BID, BLIND, EngineError, Game, apply, view
+from engine import BID, BLIND, CLAIM, EngineError, Game, apply, concede, view
 from engine.ai import DEFAULT_BUDGET_MS
 from engine.game import EXCHANGE, PLAY
 from engine.view import public_view
@@ -301,12 +301,14 @@ class PlayService:
         action: int,
         user_id: int | None,
         extra: Extra | None = None,
+        conceded: bool = False,
     ) -> None:
-        """Validate against the engine, then write the move and its messages atomically."""
+        """Validate against the engine, then write the move and its messages
+        atomically. ``conceded``: the move is a claim proved or accepted."""
         g = live.game
         assert g is not None and live.game_id is not None
         try:
-            after = apply(g, action, seat)
+            after = concede(g, seat) if conceded else apply(g, action, seat)
         except EngineError as e:
             raise UserError(f"err-{e.code}") from None
         hands_before = len(g.sheet)
@@ -359,7 +361,7 @@ class PlayService:
     ) -> None:
         """A move decided outside a press (a claim conceded), under the
         table's lock: written and shown like one, ``extra`` in its transaction."""
-        await self._commit(live, seat, action, user_id, extra)
+        await self._commit(live, seat, action, user_id, extra, conceded=action == CLAIM)
         self.kick(live.table_id)
 
     async def _finish(self, conn: Conn, live: LiveTable) -> None:

@@ -173,7 +173,7 @@ class TeachService:
             phase = str(g.phase)
             trick = len(g.tricks) + 1 if g.phase is PLAY else None
             before = len(g.sheet)
-            g.apply_action(row.action)
+            g.replay_action(row.action)
             if row.seat == seat:
                 if row.by_user == user_id:
                     mine = True

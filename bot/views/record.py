@@ -51,19 +51,23 @@ def record_text(tr: Tr, table: LiveTable, rec: HandRecord) -> str:
     out.append("")
     out.append(tr("record-tricks"))
     for k, trick in enumerate(rec.tricks):
-        out.append(
-            tr(
-                "record-trick",
-                n=k + 1,
-                cards=trick_text(tr, table, trick.cards),
-                winner=name[trick.winner],
-            )
-        )
+        played = trick_text(tr, table, trick.cards)
+        if trick.winner is None:
+            out.append(tr("record-trick-cut", n=k + 1, cards=played))
+        else:
+            out.append(tr("record-trick", n=k + 1, cards=played, winner=name[trick.winner]))
+    if rec.claim is not None:
+        out.append(claim_line(tr, name[rec.claim[0]], rec.claim[1]))
     out.append("")
     line: dict[str, Any] = rec.line
     for i in range(len(sides(rec.players))):
         out += side_result(tr, table, line, i)
     return "\n".join(out)
+
+
+def claim_line(tr: Tr, name: str, tricks: int) -> str:
+    """How a claim ended the hand: who claimed, how many tricks it took."""
+    return tr("record-claim", name=name, tricks=tricks)
 
 
 def _bid(tr: Tr, bid: int, blind: bool) -> str:

@@ -20,6 +20,7 @@ from aiogram.types import ChatMemberRestricted
 
 from bot.model import LiveTable
 from bot.views.common import Tr, bid_text, player_name, seat_name
+from bot.views.record import claim_line
 from bot.views.results import side_result
 from bot.webapp.state import plain
 from engine.cards import sort_for_display
@@ -99,6 +100,8 @@ def record_state(tr: Tr, live: LiveTable, rec: HandRecord, done: int) -> dict[st
         start[taker] |= set(cards)
     bids = {s: b for s, b in rec.bids}
     score: list[str] = []
+    if rec.claim is not None:
+        score.append(plain(claim_line(tr, names[rec.claim[0]], rec.claim[1])))
     for i in range(len(sides(n))):
         score += [plain(line) for line in side_result(tr, live, rec.line, i)]
     return {
@@ -124,7 +127,11 @@ def record_state(tr: Tr, live: LiveTable, rec: HandRecord, done: int) -> dict[st
                 "leader": t.leader,
                 "cards": [[s, c] for s, c in t.cards],
                 "winner": t.winner,
-                "text": plain(tr("webapp-taken-by", name=names[t.winner])),
+                "text": plain(
+                    tr("webapp-taken-by", name=names[t.winner])
+                    if t.winner is not None
+                    else tr("webapp-cut-by-claim")
+                ),
                 "step": plain(tr("webapp-record-trick", n=k + 1, total=len(rec.tricks))),
             }
             for k, t in enumerate(rec.tricks)

@@ -299,7 +299,7 @@ def _decisions(record: Any, seat: int, hand: int | None) -> tuple[list[tuple[Vie
         start = len(game.sheet)
         for kind, value in steps:
             if value == "claim":  # a claim conceded: no decision to review
-                game.apply_action(CLAIM)
+                game.replay_action(CLAIM)
                 continue
             a = action_from_json(value, BIDDING) if kind == "bid" else parse_card(value)
             if game.to_move == seat:

@@ -36,3 +36,4 @@ err-claim-limit = You have claimed the rest { $limit ->
 err-claim-not-voter = The claimer's opponents decide.
 err-claim-voted = ✅ Your answer is already in.
 err-claim_not_allowed = A claim needs at least two tricks left.
+err-claim_not_conceded = Claim the rest with the claim's button, not as a move.

@@ -12,6 +12,11 @@ record-bid = { $name } { $bid }
 record-pass = Pass { $giver } → { $taker }: { $cards }
 record-tricks = <b>Tricks</b>
 record-trick = { $n }. { $cards } → { $winner }
+record-trick-cut = { $n }. { $cards } → cut short by the claim
+record-claim = "The rest are mine" — { $name }: { $tricks ->
+    [one] { $tricks } more trick
+   *[other] { $tricks } more tricks
+}
 record-sent = The hand record is in your private chat.
 record-sent-already = The record of this hand is already in your private chat.
 record-not-finished = This hand is still being played: its record comes when it ends.

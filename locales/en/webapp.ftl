@@ -22,4 +22,5 @@ webapp-trick = On the table
 
 ## With values: the bot fills them in (bot/webapp/state.py).
 webapp-taken-by = Trick → { $name }
+webapp-cut-by-claim = The claim "The rest are mine" cut this trick short
 webapp-target = Game to { $target }

@@ -12,6 +12,12 @@ record-bid = { $name } { $bid }
 record-pass = Пас { $giver } → { $taker }: { $cards }
 record-tricks = <b>Взятки</b>
 record-trick = { $n }. { $cards } → { $winner }
+record-trick-cut = { $n }. { $cards } → прервана заявкой
+record-claim = «Остальные мои» — { $name }: { $tricks ->
+    [one] ещё { $tricks } взятка
+    [few] ещё { $tricks } взятки
+   *[other] ещё { $tricks } взяток
+}
 record-sent = Запись сдачи отправлена вам в личный чат.
 record-sent-already = Запись этой сдачи уже отправлена вам в личный чат.
 record-not-finished = Эта сдача ещё играется: запись будет, когда она закончится.

@@ -22,4 +22,5 @@ webapp-trick = На столе
 
 ## Со значениями: их заполняет бот (bot/webapp/state.py).
 webapp-taken-by = Взятка → { $name }
+webapp-cut-by-claim = Взятку прервала заявка «Остальные мои»
 webapp-target = Игра до { $target }

@@ -103,8 +103,15 @@ async def test_a_member_watches_live_and_sees_no_card(
         reader = asyncio.create_task(read())
         try:
             last = state
+            steps = 0
             while last["hand_no"] < 1 or last["phase"] != "play":
                 last = await step(s)
+                steps += 1
+                # The stream sends the latest state, so quick moves merge into
+                # one event: wait for each person's move to be streamed.
+                async with asyncio.timeout(FIRST_EVENT):
+                    while not events or events[-1][1].get("seq", -1) < last["seq"]:
+                        await asyncio.sleep(0.02)
             await s.fake.wait_idle(quiet=0.05)
             final = len(s.actions())
             async with asyncio.timeout(FIRST_EVENT):
@@ -113,7 +120,8 @@ async def test_a_member_watches_live_and_sees_no_card(
         finally:
             reader.cancel()
     full = s.game()
-    assert len(events) > 10
+    assert steps > 10 and len(events) > 10
+    assert {d["hand_no"] for _, d in events} >= {0, 1}
     for kind, data in events:
         assert kind == "state", (kind, data)
         assert_no_hidden_card(data, full)

@@ -202,7 +202,7 @@ def test_no_claim_with_one_trick_left_or_out_of_turn() -> None:
     assert not claim_possible(g, seat)
     assert check_claim(g, seat).holds is False
     with pytest.raises(EngineError) as e:
-        g.apply_action(CLAIM)
+        g.concede_claim()
     assert e.value.code == "claim_not_allowed"
     g = endgame(rng, 4, 5, False)
     assert not claim_possible(g, (g.to_move + 1) % 4)
@@ -214,7 +214,14 @@ def test_claim_action_ends_the_hand_as_played_out() -> None:
     seat = g.to_move
     won = list(g.tricks_won)
     hand_no = g.hand_no
-    g.apply_action(CLAIM, seat)
+    before = g.to_dict()
+    with pytest.raises(EngineError) as e:  # a claim is no move of its own
+        g.apply_action(CLAIM, seat)
+    assert e.value.code == "claim_not_conceded" and g.to_dict() == before
+    with pytest.raises(EngineError) as e:
+        g.concede_claim((seat + 1) % 4)
+    assert e.value.code == "not_your_turn" and g.to_dict() == before
+    g.concede_claim(seat)
     assert g.hand_no == hand_no + 1 or g.finished
     line = g.sheet[-1]
     expect = list(won)
@@ -226,7 +233,7 @@ def test_claim_action_ends_the_hand_as_played_out() -> None:
 def test_claim_is_refused_while_bidding() -> None:
     g = Game(Rules(), 3)
     with pytest.raises(EngineError) as e:
-        g.apply_action(CLAIM)
+        g.concede_claim()
     assert e.value.code == "wrong_phase"
     assert g.actions == []
 
@@ -234,7 +241,7 @@ def test_claim_is_refused_while_bidding() -> None:
 def test_replay_format_round_trip_with_a_claim(tmp_path: Path) -> None:
     rng = random.Random(9)
     g = endgame(rng, 4, 6, False)
-    g.apply_action(CLAIM)
+    g.replay_action(CLAIM)
     rec = record_of(g)
     assert rec["hands"][0]["plays"][-1] == "claim"
     out = replay(rec)

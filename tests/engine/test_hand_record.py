@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from engine import CLUB, EngineError, Game, Rules
 from engine.cards import deck
+from engine.game import PLAY
 from engine.record import hand_record, hands_finished
 
 
@@ -82,3 +83,31 @@ def test_every_finished_hand_replays_its_game(rules: Rules, seed: int, choices: 
             for seat, c in t.cards:
                 assert c in held[seat]
                 held[seat].discard(c)
+
+
+@given(st.integers(0, 2**30), st.integers(2, 13), st.integers(0, 3))
+@settings(max_examples=40, deadline=None)
+def test_a_claimed_hand_is_recorded_up_to_the_claim(seed: int, left: int, extra: int) -> None:
+    """A hand a claim ended: the tricks played, the trick the claim cut short
+    (no taker), and the claim with the tricks it gave; nothing after it."""
+    rng = random.Random(seed)
+    g = Game(Rules(), seed)
+    while g.phase != PLAY:
+        g.apply_action(rng.choice(g.legal_actions()))
+    while 13 - len(g.tricks) > left:
+        g.apply_action(rng.choice(g.legal_actions()))
+    for _ in range(extra):
+        g.apply_action(rng.choice(g.legal_actions()))
+    claimer, cut, won = g.to_move, list(g.trick), list(g.tricks_won)
+    g.concede_claim(claimer)
+    rec = hand_record(g, 0)
+    assert rec.claim == (claimer, left)
+    full = [t for t in rec.tricks if t.winner is not None]
+    assert len(full) == 13 - left
+    assert [sum(t.winner == s for t in full) for s in range(4)] == won
+    if cut:
+        assert rec.tricks[-1].winner is None and [c for _, c in rec.tricks[-1].cards] == cut
+    else:
+        assert rec.tricks[-1].winner is not None or not rec.tricks
+    assert rec.line == g.sheet[0]
+    assert rec.line["tricks"][claimer] == won[claimer] + left
