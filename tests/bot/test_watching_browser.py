@@ -6,7 +6,6 @@ finished hand's record trick by trick."""
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +14,6 @@ from fake_telegram import FakeTelegram
 from fake_telegram.webapp import free_port, sign_init_data
 from harness import MakeBot, open_table, play_moves
 from test_webapp_browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     LIGHT,
     TELEGRAM_SCRIPT,
     hand_message,
@@ -30,35 +27,13 @@ playwright_api = pytest.importorskip("playwright.async_api")
 GROUP = -1006262
 
 
-@pytest.fixture
-async def chromium(tmp_path: Path) -> AsyncIterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)")
-    async with playwright_api.async_playwright() as p:
-        context = await p.chromium.launch_persistent_context(
-            str(tmp_path / "chromium-profile"),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport={"width": 390, "height": 844},
-            device_scale_factor=2,
-            is_mobile=True,
-            has_touch=True,
-            locale="ru-RU",
-        )
-        try:
-            yield context
-        finally:
-            await context.close()
-
-
 async def dataset(page: Any) -> dict[str, str]:
     return dict(await page.evaluate("() => ({...document.getElementById('app').dataset})"))
 
 
 @pytest.mark.slow
 async def test_a_member_watches_and_steps_through_the_record(
-    fake: FakeTelegram, tmp_path: Path, chromium: Any, make_bot: MakeBot
+    fake: FakeTelegram, tmp_path: Path, browser: Any, make_bot: MakeBot
 ) -> None:
     port = free_port()
     await make_bot(webapp_settings(fake, tmp_path, port))
@@ -83,8 +58,8 @@ async def test_a_member_watches_and_steps_through_the_record(
             outside.append(r.request.url)
             await r.abort()
 
-    await chromium.route("**/*", route)
-    page = chromium.pages[0] if chromium.pages else await chromium.new_page()
+    await browser.route("**/*", route)
+    page = browser.pages[0] if browser.pages else await browser.new_page()
     await page.goto(f"http://127.0.0.1:{port}/app/?tgWebAppStartParam=t{table_id}")
     await page.wait_for_selector("#app[data-state='ready']")
     assert (await dataset(page))["spectator"] == "1"

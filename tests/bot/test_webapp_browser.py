@@ -21,7 +21,6 @@ import json
 import os
 import shutil
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -35,17 +34,6 @@ from bot.webapp.state import plain
 
 playwright_api = pytest.importorskip("playwright.async_api")
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
 GROUP = -1006161
 
@@ -116,28 +104,6 @@ window.__setTheme = (scheme, theme) => {{
   (app._handlers.themeChanged || []).forEach((fn) => fn());
 }};
 """
-
-
-@pytest.fixture
-async def browser(tmp_path: Path) -> AsyncIterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)")
-    async with playwright_api.async_playwright() as p:
-        context = await p.chromium.launch_persistent_context(
-            str(tmp_path / "chromium-profile"),  # a fresh --user-data-dir
-            executable_path=CHROMIUM,
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport={"width": 390, "height": 844},
-            device_scale_factor=2,
-            is_mobile=True,
-            has_touch=True,
-            locale="ru-RU",
-        )
-        try:
-            yield context
-        finally:
-            await context.close()
 
 
 # The shots docs/ shows (docs/webapp.md, README.md), by the names they have there.
