@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import BotProcess, InProcessBot, Table, move_buttons, play_moves, settings_for
+from harness import BotProcess, InProcessBot, MakeBot, Table, move_buttons, play_moves
 
 from bot.config import Settings
 
@@ -252,49 +252,37 @@ LOOKUPS = (
 )
 
 
-async def test_ten_lookups_in_a_row_are_all_answered(fake: FakeTelegram, tmp_path: Path) -> None:
+async def test_ten_lookups_in_a_row_are_all_answered(fake: FakeTelegram, make_bot: MakeBot) -> None:
     limits = Settings.model_fields
-    bot = InProcessBot(
-        settings_for(
-            fake,
-            tmp_path / "spades.db",
-            command_limit=limits["command_limit"].default,
-            command_window=limits["command_window"].default,
-        )
+    await make_bot(
+        command_limit=limits["command_limit"].default,
+        command_window=limits["command_window"].default,
     )
-    await bot.start(fake)
-    try:
-        anna = fake.add_user(861, "Анна")
-        fake.add_group(GROUP, "Клуб", members=[anna], admins=[anna], supergroup=True)
-        await fake.start_bot(anna)
-        await fake.send_text(anna, GROUP, "/newgame")
-        table = Table(fake, GROUP, [anna])
-        await fake.wait_for(lambda: table.find_table_message(), timeout=10)
-        await press(fake, anna, table.table_message(), "Начать")
-        await fake.wait_for(lambda: table.actionable(), timeout=10)
-        asked = [await fake.send_text(anna, GROUP, c) for c in LOOKUPS]
-        for a in asked:
-            await answered(fake, GROUP, a)
-        assert not any("быстро" in t for t in fake.sent_texts(GROUP))
-    finally:
-        await bot.stop()
+    anna = fake.add_user(861, "Анна")
+    fake.add_group(GROUP, "Клуб", members=[anna], admins=[anna], supergroup=True)
+    await fake.start_bot(anna)
+    await fake.send_text(anna, GROUP, "/newgame")
+    table = Table(fake, GROUP, [anna])
+    await fake.wait_for(lambda: table.find_table_message(), timeout=10)
+    await press(fake, anna, table.table_message(), "Начать")
+    await fake.wait_for(lambda: table.actionable(), timeout=10)
+    asked = [await fake.send_text(anna, GROUP, c) for c in LOOKUPS]
+    for a in asked:
+        await answered(fake, GROUP, a)
+    assert not any("быстро" in t for t in fake.sent_texts(GROUP))
 
 
-async def test_a_flood_of_one_question_is_one_answer(fake: FakeTelegram, tmp_path: Path) -> None:
+async def test_a_flood_of_one_question_is_one_answer(fake: FakeTelegram, make_bot: MakeBot) -> None:
     """The same lookup asked again and again: one answer stays in the chat."""
-    bot = InProcessBot(settings_for(fake, tmp_path / "spades.db", group_messages_per_minute=20))
-    await bot.start(fake)
-    try:
-        anna = fake.add_user(871, "Анна")
-        fake.add_group(GROUP, "Клуб", members=[anna], admins=[anna], supergroup=True)
-        for _ in range(8):
-            await fake.send_text(anna, GROUP, "/rules")
-        await fake.wait_idle(quiet=1.0, timeout=30)
-        sent = [t for t in fake.sent_texts(GROUP) if "Правила" in t]
-        shown = [m for m in fake.chat_messages(GROUP) if "Правила" in m.text]
-        assert len(shown) == 1 and len(sent) <= 3, sent
-    finally:
-        await bot.stop()
+    await make_bot(group_messages_per_minute=20)
+    anna = fake.add_user(871, "Анна")
+    fake.add_group(GROUP, "Клуб", members=[anna], admins=[anna], supergroup=True)
+    for _ in range(8):
+        await fake.send_text(anna, GROUP, "/rules")
+    await fake.wait_idle(quiet=1.0, timeout=30)
+    sent = [t for t in fake.sent_texts(GROUP) if "Правила" in t]
+    shown = [m for m in fake.chat_messages(GROUP) if "Правила" in m.text]
+    assert len(shown) == 1 and len(sent) <= 3, sent
 
 
 # --------------------------------------------------------------- restarts
@@ -401,53 +389,47 @@ async def test_a_group_upgraded_mid_game_shows_one_live_table(
 
 
 async def test_lookups_after_forget_me_are_answered_promptly(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
     """Two people hand their seats to the computer, one asks to be forgotten;
     the other's lookups in the group are answered within 3 s, at the group's
     real pace, while four computers play on."""
-    bot = InProcessBot(
-        settings_for(fake, tmp_path / "spades.db", group_messages_per_minute=20, ai_move_delay=1.0)
-    )
-    await bot.start(fake)
-    try:
-        anna, boris = fake.add_user(911, "Аннушка"), fake.add_user(912, "Борис")
-        fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna], supergroup=True)
-        for u in (anna, boris):
-            await fake.start_bot(u)
-        await fake.send_text(anna, GROUP, "/newgame")
-        table = Table(fake, GROUP, [anna, boris])
-        await fake.wait_for(lambda: table.find_table_message(), timeout=10)
-        await press(fake, boris, table.table_message(), "Восток")
-        await fake.wait_for(lambda: "Борис" in table.table_message().text, timeout=10)
-        await press(fake, anna, table.table_message(), "Начать")
-        await fake.wait_for(lambda: table.actionable(), timeout=10)
-        left = [await fake.send_text(u, GROUP, "/leave") for u in (anna, boris)]
-        for asked in left:
-            await answered(fake, GROUP, asked, timeout=30)
-        await fake.send_text(anna, anna.id, "/forget_me")
-        confirm = await fake.wait_for(
-            lambda: next(
-                (
-                    m
-                    for m in fake.chat_messages(anna.id)
-                    if any((b.value or "").startswith("f:") for b in m.buttons())
-                ),
-                None,
-            )
+    await make_bot(group_messages_per_minute=20, ai_move_delay=1.0)
+    anna, boris = fake.add_user(911, "Аннушка"), fake.add_user(912, "Борис")
+    fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna], supergroup=True)
+    for u in (anna, boris):
+        await fake.start_bot(u)
+    await fake.send_text(anna, GROUP, "/newgame")
+    table = Table(fake, GROUP, [anna, boris])
+    await fake.wait_for(lambda: table.find_table_message(), timeout=10)
+    await press(fake, boris, table.table_message(), "Восток")
+    await fake.wait_for(lambda: "Борис" in table.table_message().text, timeout=10)
+    await press(fake, anna, table.table_message(), "Начать")
+    await fake.wait_for(lambda: table.actionable(), timeout=10)
+    left = [await fake.send_text(u, GROUP, "/leave") for u in (anna, boris)]
+    for asked in left:
+        await answered(fake, GROUP, asked, timeout=30)
+    await fake.send_text(anna, anna.id, "/forget_me")
+    confirm = await fake.wait_for(
+        lambda: next(
+            (
+                m
+                for m in fake.chat_messages(anna.id)
+                if any((b.value or "").startswith("f:") for b in m.buttons())
+            ),
+            None,
         )
-        await press(fake, anna, confirm, "Да")
-        await asyncio.sleep(4)  # the computers play on: edits of the table queue up
-        loop = asyncio.get_running_loop()
-        asked_at = []
-        for command in ("/history", "/sheet", "/info"):
-            asked_at.append((command, await fake.send_text(boris, GROUP, command), loop.time()))
-        for command, asked, at in asked_at:
-            reply = await answered(fake, GROUP, asked, timeout=10)
-            assert loop.time() - at <= 3.0, (command, loop.time() - at)
-            assert "Аннушка" not in reply.text
-    finally:
-        await bot.stop()
+    )
+    await press(fake, anna, confirm, "Да")
+    await asyncio.sleep(4)  # the computers play on: edits of the table queue up
+    loop = asyncio.get_running_loop()
+    asked_at = []
+    for command in ("/history", "/sheet", "/info"):
+        asked_at.append((command, await fake.send_text(boris, GROUP, command), loop.time()))
+    for command, asked, at in asked_at:
+        reply = await answered(fake, GROUP, asked, timeout=10)
+        assert loop.time() - at <= 3.0, (command, loop.time() - at)
+        assert "Аннушка" not in reply.text
 
 
 # -------------------------------------------------------------------- names
