@@ -56,8 +56,7 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
 # Searches a worker may have queued before each new one thinks less.
 QUEUE_PER_WORKER = 4
 # Below this budget the search plays worse than the rule player it is built
-# on: `python -m bench.arena master rules --games 200 --budget-ms 1` won
-# 26.5 % of the games, `--games 100 --budget-ms 30` 78 %, 60: 83 %.
+# on (`bench.arena master rules --budget-ms N`, docs/benchmarks.md).
 MIN_SEARCH_MS = 30
 RULE_PLAYER = "amateur"
 
