@@ -46,7 +46,7 @@ from bot.polling import Poller
 from bot.services.afterword import AfterwordService
 from bot.services.calls import CallService
 from bot.services.charts import ChartService
-from bot.services.claims import ClaimService
+from bot.services.claims import ClaimService, ClaimVotes
 from bot.services.club import ClubService, record_partners
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
@@ -181,11 +181,15 @@ class App:
             self.charts.wake()
 
         self.afterword = AfterwordService(self.registry, changed)
+        # A claim's vote ended without a press (its deadline, a voter out of
+        # reach) needs only the registry: the play service is built with it.
+        votes = ClaimVotes(self.registry)
         # Inside the transaction that ends a game: the partners' record, then
         # the afterword, then the chart owed to the group.
         self.play = PlayService(
             self.registry,
             self._chooser,
+            votes=votes,
             on_change=changed,
             finish_hooks=(
                 partial(record_partners, self.registry),
@@ -205,7 +209,7 @@ class App:
         self.records = RecordService(self.registry)
         self.teach = TeachService(self.registry, self.play)
         self.club = ClubService(self.registry, self.play, self.afterword)
-        self.claims = ClaimService(self.registry, self.play)
+        self.claims = ClaimService(self.registry, self.play, votes)
         self.replies = Replies(self.registry, on_expiring=deadlines.set)
         self.timers = Timers(self.registry, self.play, self.afterword, self.replies, deadlines)
         # The Mini App (WEBAPP_URL): its hub listens to the tables' lock releases.

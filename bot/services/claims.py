@@ -4,12 +4,28 @@ On their turn a player claims every remaining trick (their side's, or their
 own when the side has a nil). The engine's exact check decides with all four
 hands: proved, the hand ends at once as if played out. Not proved, the other
 side's people vote in private; a computer among them refuses, and so does one
-refusal or the move's deadline, and play goes on. Meanwhile no card is played.
+refusal, a voter the bot cannot write to, or the vote's deadline, and play
+goes on. Meanwhile no card is played.
+
+What the claim shows: the group's claim message shows the claimer's cards
+while the claim stands (its vote open) and when it ends the hand. Once play
+goes on that message is edited to the claim without its cards, and each
+voter's question to a closed line without cards or buttons; a claim refused
+at once (a computer, or a voter the bot cannot write to among the other side)
+is shown without the cards at all.
+
+The vote has its own deadline, a move's time from the claim; the claimer's
+time left on the move is kept with the claim and given back when play goes on.
 
 Everything is one transaction with its messages, like a move: the claim row
 (its key is the move number, so a double press loses), its votes, and the
 CLAIM action when the claim is conceded. A vote open at a restart is read
-back with the table (``Registry.get``) and its deadline is the move's own.
+back with the table (``Registry.get``), its deadline with the table's.
+
+Wiring: :class:`ClaimVotes` (a vote's end without a press) needs only the
+registry, so the play service is built with it and calls it when the vote's
+deadline comes or a voter turns out unreachable; :class:`ClaimService` (the
+presses) is built after both.
 """
 
 from __future__ import annotations
@@ -18,11 +34,12 @@ import sqlite3
 
 from bot.model import CLAIMS_PER_HAND, LiveTable
 from bot.outbox import enqueue_put, enqueue_send
+from bot.pace import reminder_times
 from bot.services import render
 from bot.services.errors import UserError, paused_error
 from bot.services.live import Registry
 from bot.services.play import PlayService
-from bot.storage import repo_claims
+from bot.storage import repo, repo_claims
 from bot.storage.db import Conn
 from bot.storage.repo_claims import ACCEPTED, EXPIRED, PROVED, REFUSED, VOTE, ClaimRow
 from bot.views.claim import (
@@ -30,7 +47,9 @@ from bot.views.claim import (
     ask_accepted,
     ask_closed,
     claim_note,
+    hidden_note,
     proved_note,
+    unreachable_note,
     voters_note,
 )
 from bot.views.common import player_name
@@ -42,6 +61,11 @@ from engine.scoring import side_of
 def vote_key(row: ClaimRow, voter: int) -> str:
     """The private question of a claim to ``voter``."""
     return f"claim:{row.game_id}:{row.hand_no}:{row.seat}:{row.n}:{voter}"
+
+
+def note_key(row: ClaimRow) -> str:
+    """The group's message of a claim put to the vote (the one with the cards)."""
+    return f"claimnote:{row.game_id}:{row.hand_no}:{row.seat}:{row.n}"
 
 
 def opponents(live: LiveTable, seat: int) -> list[int]:
@@ -57,12 +81,130 @@ def voting(live: LiveTable) -> bool:
     return live.claim_vote is not None and live.claim_vote == live.seq
 
 
+def _side(live: LiveTable, seat: int) -> bool:
+    assert live.game is not None
+    return len(takers(live.game, seat)) > 1
+
+
+class ClaimVotes:
+    """How a vote ends without anyone's press: its deadline passed, or a voter
+    the bot cannot write to. Play goes on from the same move, the claimer's
+    time given back. Called under the table's lock (by the play service, or
+    by :class:`ClaimService`); the caller wakes the outbox."""
+
+    def __init__(self, reg: Registry) -> None:
+        self.reg = reg
+        self.ctx = reg.ctx
+
+    async def expire(self, live: LiveTable) -> None:
+        """The vote's deadline came with the vote still open: refused."""
+        if live.game_id is None or not voting(live):
+            return
+        row = await repo_claims.open_claim(self.ctx.db, live.game_id)
+        if row is None or row.seq != live.seq:
+            # Nothing to close after all: the move gets its time anew rather
+            # than the deadline coming round again and again.
+            saved = live.snapshot()
+            try:
+                async with self.ctx.db.tx() as conn:
+                    live.claim_vote = None
+                    await self.give_back(conn, live, None)
+            except BaseException:
+                live.restore(saved)
+                raise
+            return
+        await self.close(live, row, EXPIRED, None)
+
+    async def unreachable(self, live: LiveTable, seat: int) -> None:
+        """Telegram refused the bot a voter's private chat (they blocked it,
+        or never started it): a refusal, unless they have answered already."""
+        if live.game_id is None or not voting(live):
+            return
+        row = await repo_claims.open_claim(self.ctx.db, live.game_id)
+        if row is None or row.seq != live.seq:
+            return
+        if seat in row.voters and seat not in row.accepted:
+            await self.close(live, row, REFUSED, seat, reachable=False)
+
+    async def give_back(self, conn: Conn, live: LiveTable, left: float | None) -> None:
+        """The claimer's move runs on with the ``left`` seconds it had at the
+        claim (None: a move's time), its reminders those still ahead."""
+        g = live.game
+        assert g is not None and live.game_id is not None
+        if live.status != "playing" or g.finished or live.paused or live.is_computer(g.to_move):
+            await repo.clear_deadline(conn, live.game_id)
+            live.due_at = None
+            return
+        now = self.ctx.clock.now()
+        due = now + (live.pace if left is None else max(0.0, left))
+        times = reminder_times(live.pace, due - live.pace, due, self.ctx.settings.turn_ping_after)
+        sent = next((i for i, t in enumerate(times) if t > now), len(times))
+        remind = times[sent] if sent < len(times) else None
+        await repo.set_deadline(conn, live.game_id, len(g.actions), g.to_move, due, remind)
+        if sent:
+            await repo.reminder_sent(conn, live.game_id, sent, remind)
+        live.due_at = due
+
+    async def close_questions(self, conn: Conn, live: LiveTable, row: ClaimRow) -> None:
+        """Each question, decided, without the claimer's cards or buttons."""
+        for s in row.voters:
+            uid = live.seats[s]
+            if uid is None or s in live.blocked:
+                continue
+            ut = self.reg.tr_user(uid, live.lang)
+            await enqueue_put(conn, uid, vote_key(row, s), ask_closed(ut, live))
+
+    async def close(
+        self,
+        live: LiveTable,
+        row: ClaimRow,
+        status: str,
+        by: int | None,
+        *,
+        reachable: bool = True,
+    ) -> None:
+        """Refused (by ``by``; ``reachable`` False: they cannot be asked) or
+        expired: play goes on from the same move, and what the claim showed
+        is shown no more."""
+        tr = self.reg.tr_group(live)
+        assert live.game is not None
+        saved = live.snapshot()
+        try:
+            async with self.ctx.db.tx() as conn:
+                await repo_claims.set_status(conn, row, status)
+                live.claim_vote = None
+                left = tricks_left(live.game)
+                await enqueue_put(
+                    conn,
+                    live.chat_id,
+                    note_key(row),
+                    hidden_note(tr, live, row.seat, left, _side(live, row.seat)),
+                    thread=live.thread_id,
+                )
+                if by is None:
+                    text = tr("claim-expired")
+                elif not reachable:
+                    text = unreachable_note(tr, live, by)
+                else:
+                    text = tr("claim-refused", name=player_name(tr, live, by))
+                await render.group_note(conn, live, text)
+                await self.close_questions(conn, live, row)
+                await self.give_back(conn, live, row.time_left)
+                await render.table_message(conn, self.reg, live)
+                await render.hands(conn, self.reg, live, only={row.seat})
+        except BaseException:
+            live.restore(saved)
+            raise
+
+
 class ClaimService:
-    def __init__(self, reg: Registry, play: PlayService) -> None:
+    """The presses: a claim, and each vote on it."""
+
+    def __init__(self, reg: Registry, play: PlayService, votes: ClaimVotes) -> None:
         self.reg = reg
         self.ctx = reg.ctx
         self.play = play
-        play.claim_timeout = self.expire
+        self.votes = votes
 
     async def _playing(self, table_id: int) -> LiveTable:
         live = await self.reg.get(table_id)
@@ -73,6 +215,20 @@ class ClaimService:
         if live.paused:
             raise paused_error(live)
         return live
+
+    async def _unreachable(self, live: LiveTable, voters: list[int]) -> int | None:
+        """The first voter the bot cannot write to (blocked, or never started
+        in private), if any: their answer could never come."""
+        uids = [uid for s in voters if (uid := live.seats[s]) is not None]
+        users = await repo.get_users(self.ctx.db, uids)
+        for s in voters:
+            uid = live.seats[s]
+            if uid is None or live.is_computer(s):
+                continue
+            user = users.get(uid)
+            if s in live.blocked or user is None or not user.started or user.blocked:
+                return s
+        return None
 
     # ------------------------------------------------------------ claim
     async def claim(self, table_id: int, user_id: int, seq: int, n: int) -> None:
@@ -97,17 +253,26 @@ class ClaimService:
                 raise UserError("err-claim-limit", limit=CLAIMS_PER_HAND)
             if n != made + 1:
                 raise UserError("err-stale")  # a press of a claim already decided
+            game_id = live.game_id
+            # The claimer's time left on the move, counted at the press: the
+            # check below is the bot's time, not theirs.
+            deadline = await repo.get_deadline(self.ctx.db, game_id)
+            pressed = self.ctx.clock.now()
+            time_left = (
+                max(0.0, deadline.due_at - pressed)
+                if deadline is not None and deadline.seq == seq
+                else None
+            )
             # Where the computer thinks: a hard claim is a search of its own.
             check = await self.play.think(check_claim, g, seat)
             cards = view(g, seat).hand
             left = tricks_left(g)
-            side = len(takers(g, seat)) > 1
+            side = _side(live, seat)
             tr = self.reg.tr_group(live)
             note = claim_note(tr, live, seat, cards, left, side)
-            game_id = live.game_id
 
             voters = opponents(live, seat)
-            row = ClaimRow(game_id, hand_no, seat, made + 1, seq, voters, VOTE, set())
+            row = ClaimRow(game_id, hand_no, seat, made + 1, seq, voters, VOTE, set(), time_left)
 
             if check.holds:
 
@@ -122,27 +287,47 @@ class ClaimService:
                 await self.play.commit(live, seat, CLAIM, user_id, proved)
                 return
 
+            computer = any(live.is_computer(s) for s in voters)
+            cannot = None if computer else await self._unreachable(live, voters)
             saved = live.snapshot()
             try:
                 async with self.ctx.db.tx() as conn:
                     live.claims[(hand_no, seat)] = row.n
-                    if any(live.is_computer(s) for s in voters):
+                    if computer or cannot is not None:
+                        # Refused at once: the claim never stands, its cards
+                        # are not shown; the move's own time runs on.
                         row.status = REFUSED
                         await repo_claims.add(conn, row)
-                        text = f"{note}\n{tr('claim-computer-refuses')}"
-                        await render.group_note(conn, live, text)
+                        bare = claim_note(tr, live, seat, None, left, side)
+                        why = (
+                            tr("claim-computer-refuses")
+                            if cannot is None
+                            else unreachable_note(tr, live, cannot)
+                        )
+                        await render.group_note(conn, live, f"{bare}\n{why}")
                     else:
                         await repo_claims.add(conn, row)
                         live.claim_vote = seq
+                        # The vote's own deadline: a move's time from now.
+                        due = self.ctx.clock.now() + live.pace
+                        await repo.set_deadline(conn, game_id, seq, seat, due, None)
+                        live.due_at = due
                         text = f"{note}\n{voters_note(tr, live, voters)}"
-                        await render.group_note(conn, live, text)
+                        await enqueue_send(
+                            conn,
+                            live.chat_id,
+                            text,
+                            key=note_key(row),
+                            disable_notification=True,
+                            thread=live.thread_id,
+                        )
                         for s in voters:
                             uid = live.seats[s]
-                            if uid is None or s in live.blocked:
-                                continue
+                            assert uid is not None
                             ut = self.reg.tr_user(uid, live.lang)
                             q, markup = ask(ut, live, seat, cards, left, seq, row.n)
                             await enqueue_send(conn, uid, q, markup, key=vote_key(row, s))
+                        await render.table_message(conn, self.reg, live)
                     await render.hands(conn, self.reg, live, only={seat})
             except BaseException as e:
                 live.restore(saved)
@@ -168,7 +353,7 @@ class ClaimService:
             if seat in row.accepted:
                 raise UserError("err-claim-voted")
             if not yes:
-                await self._close(live, row, REFUSED, seat)
+                await self.votes.close(live, row, REFUSED, seat)
             elif row.accepted | {seat} >= set(row.voters):
                 await self._concede(live, row, seat)
             else:
@@ -187,53 +372,6 @@ class ClaimService:
                     raise
         self.play.on_change()
 
-    async def expire(self, live: LiveTable) -> None:
-        """The move's deadline came with the vote still open: refused. Called
-        by the deadline loop under the table's lock; the claimer gets the
-        move's time anew."""
-        if live.game_id is None or not voting(live):
-            return
-        row = await repo_claims.open_claim(self.ctx.db, live.game_id)
-        if row is None or row.seq != live.seq:
-            # Nothing to close after all: the move gets its time anew rather
-            # than the deadline coming round again and again.
-            live.claim_vote = None
-            async with self.ctx.db.tx() as conn:
-                await self.play.schedule(conn, live)
-            return
-        await self._close(live, row, EXPIRED, None)
-
-    async def _close_questions(self, conn: Conn, live: LiveTable, row: ClaimRow) -> None:
-        """Each question, decided, without the claimer's cards or buttons."""
-        for s in row.voters:
-            uid = live.seats[s]
-            if uid is None or s in live.blocked:
-                continue
-            ut = self.reg.tr_user(uid, live.lang)
-            await enqueue_put(conn, uid, vote_key(row, s), ask_closed(ut, live))
-
-    async def _close(self, live: LiveTable, row: ClaimRow, status: str, by: int | None) -> None:
-        """Refused (by ``by``) or expired: play goes on from the same move."""
-        tr = self.reg.tr_group(live)
-        saved = live.snapshot()
-        try:
-            async with self.ctx.db.tx() as conn:
-                await repo_claims.set_status(conn, row, status)
-                live.claim_vote = None
-                if by is not None:
-                    text = tr("claim-refused", name=player_name(tr, live, by))
-                else:
-                    text = tr("claim-expired")
-                await render.group_note(conn, live, text)
-                await self._close_questions(conn, live, row)
-                if status == EXPIRED:
-                    await self.play.schedule(conn, live)
-                await render.table_message(conn, self.reg, live)
-                await render.hands(conn, self.reg, live, only={row.seat})
-        except BaseException:
-            live.restore(saved)
-            raise
-
     async def _concede(self, live: LiveTable, row: ClaimRow, seat: int) -> None:
         """The last acceptance: the hand ends as if played out."""
         tr = self.reg.tr_group(live)
@@ -243,6 +381,6 @@ class ClaimService:
             await repo_claims.set_status(conn, row, ACCEPTED)
             live.claim_vote = None
             await render.group_note(conn, live, tr("claim-accepted"))
-            await self._close_questions(conn, live, row)
+            await self.votes.close_questions(conn, live, row)
 
         await self.play.commit(live, row.seat, CLAIM, live.seats[row.seat], accepted)

@@ -15,7 +15,7 @@ import secrets
 import sqlite3
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from bot.i18n import esc
 from bot.model import LiveTable, TableStatus, rules_to_json
@@ -52,6 +52,16 @@ def _default_chooser() -> Chooser:
     return choose_action
 
 
+class ClaimVoteEnds(Protocol):
+    """How a claim's vote ends without a press (``bot.services.claims.ClaimVotes``),
+    called under the table's lock: its deadline came, or a voter turned out
+    unreachable. Built before this service, from the registry alone."""
+
+    async def expire(self, live: LiveTable) -> None: ...
+
+    async def unreachable(self, live: LiveTable, seat: int) -> None: ...
+
+
 #: Run inside the transaction that ends a game (the partners' record, the afterword, the chart).
 FinishHook = Callable[[Conn, LiveTable], Awaitable[None]]
 
@@ -84,11 +94,13 @@ class PlayService:
         reg: Registry,
         chooser: Chooser | None = None,
         *,
+        votes: ClaimVoteEnds,
         on_change: Callable[[], None] | None = None,
         finish_hooks: Sequence[FinishHook] = (),
     ) -> None:
         """``on_change``: called after every committed change (wakes the
-        outbox, the deadline loop, the charts; the outbox alone by default)."""
+        outbox, the deadline loop, the charts; the outbox alone by default).
+        ``votes``: a claim's vote ended by its deadline or an unreachable voter."""
         self.reg = reg
         self.ctx = reg.ctx
         self._chooser = chooser
@@ -110,9 +122,9 @@ class PlayService:
         self._ping_after = settings.turn_ping_after
         self.on_change: Callable[[], None] = on_change or self.ctx.outbox.wake
         self.finish_hooks = tuple(finish_hooks)
-        # Called instead of the club player's move when a claim's vote holds
-        # the move whose deadline passed (set by the claims' service).
-        self.claim_timeout: Callable[[LiveTable], Awaitable[None]] | None = None
+        # A claim's vote holding the move whose deadline passed ends instead
+        # of the club player moving; a voter refused to the bot ends it too.
+        self.votes = votes
 
     @property
     def chooser(self) -> Chooser:
@@ -282,6 +294,8 @@ class PlayService:
                         ),
                     )
                     await render.table_message(conn, self.reg, live)
+                # A voter on a claim who cannot be asked: the vote ends at once.
+                await self.votes.unreachable(live, seat)
         self.on_change()
 
     async def _playing(self, table_id: int) -> LiveTable:
@@ -465,8 +479,8 @@ class PlayService:
         """The club player makes this one move; three in a row hand it the seat."""
         g = live.game
         assert g is not None
-        if live.claim_vote == live.seq and self.claim_timeout is not None:
-            await self.claim_timeout(live)
+        if live.claim_vote == live.seq:  # the vote's own deadline
+            await self.votes.expire(live)
             return
         action = await self._decide(g, seat, live.ai_level)
         missed = live.timeouts.get(seat, 0) + 1

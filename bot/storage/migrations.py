@@ -351,6 +351,11 @@ _M_RECORD: tuple[Step, ...] = (
     """,
 )
 
+# A claim's vote has its own deadline: the claimer's time left on the move
+# when the claim was made is kept, given back when play goes on (NULL: none
+# was running, or the claim predates this column: the move's time anew).
+_M_CLAIM_TIME: tuple[Step, ...] = ("ALTER TABLE claims ADD COLUMN time_left REAL",)
+
 MIGRATIONS: list[Sequence[Step]] = [
     _M1,
     _M2,
@@ -368,6 +373,7 @@ MIGRATIONS: list[Sequence[Step]] = [
     _M_CALLS,
     _M_CLAIMS,
     _M_RECORD,
+    _M_CLAIM_TIME,
 ]
 
 

@@ -25,15 +25,27 @@ class ClaimRow:
     voters: list[int]  # the seats asked (the other side's people)
     status: str
     accepted: set[int]  # the voters who accepted so far
+    # The claimer's time left on the move when the vote opened (None: no
+    # deadline was running), given back when play goes on.
+    time_left: float | None = None
 
 
 async def add(conn: Conn, row: ClaimRow) -> None:
     """One claim; its key makes a second write of the same claim fail."""
     await execute(
         conn,
-        "INSERT INTO claims(game_id, hand_no, seat, n, seq, voters, status)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (row.game_id, row.hand_no, row.seat, row.n, row.seq, json.dumps(row.voters), row.status),
+        "INSERT INTO claims(game_id, hand_no, seat, n, seq, voters, status, time_left)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            row.game_id,
+            row.hand_no,
+            row.seat,
+            row.n,
+            row.seq,
+            json.dumps(row.voters),
+            row.status,
+            row.time_left,
+        ),
     )
 
 
@@ -71,6 +83,7 @@ async def open_claim(db: Database, game_id: int) -> ClaimRow | None:
         [int(s) for s in json.loads(row["voters"])],
         row["status"],
         set(),
+        row["time_left"],
     )
     votes = await db.fetchall(
         "SELECT voter FROM claim_votes WHERE game_id=? AND hand_no=? AND seat=? AND n=?",

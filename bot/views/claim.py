@@ -46,16 +46,20 @@ def claim_part(
 
 
 def claim_note(
-    tr: Tr, table: LiveTable, seat: int, cards: Sequence[int], left: int, side: bool
+    tr: Tr, table: LiveTable, seat: int, cards: Sequence[int] | None, left: int, side: bool
 ) -> str:
-    """The group's line: who claims how many tricks, with the claimer's cards."""
-    return tr(
-        "claim-made",
-        name=player_name(tr, table, seat),
-        whose="side" if side else "self",
-        left=left,
-        cards=cards_line(list(cards)),
-    )
+    """The group's line: who claims how many tricks, with the claimer's cards
+    (``None``: without them, for a claim that does not stand)."""
+    name = player_name(tr, table, seat)
+    whose = "side" if side else "self"
+    if cards is None:
+        return tr("claim-made-bare", name=name, whose=whose, left=left)
+    return tr("claim-made", name=name, whose=whose, left=left, cards=cards_line(list(cards)))
+
+
+def hidden_note(tr: Tr, table: LiveTable, seat: int, left: int, side: bool) -> str:
+    """The group's claim once play goes on: the cards are no longer shown."""
+    return f"{claim_note(tr, table, seat, None, left, side)}\n{tr('claim-cards-hidden')}"
 
 
 def proved_note(tr: Tr, table: LiveTable, seat: int, side: bool) -> str:
@@ -91,6 +95,11 @@ def ask(
 
 def ask_accepted(tr: Tr, table: LiveTable) -> str:
     return tr("claim-ask-accepted", group=esc(table.chat_title))
+
+
+def unreachable_note(tr: Tr, table: LiveTable, seat: int) -> str:
+    """A voter the bot cannot write to counts as a refusal."""
+    return tr("claim-unreachable", name=player_name(tr, table, seat))
 
 
 def ask_closed(tr: Tr, table: LiveTable) -> str:

@@ -10,6 +10,16 @@ claim-made = 🙌 { $name }: "The rest are mine"{ $whose ->
     [one] trick
    *[other] tricks
 }. Cards: { $cards }
+# The same claim without the cards: refused at once, or once play goes on.
+claim-made-bare = 🙌 { $name }: "The rest are mine"{ $whose ->
+    [side] { " " }(with the partner)
+   *[self] { "" }
+} — { $left } { $left ->
+    [one] trick
+   *[other] tricks
+}.
+claim-cards-hidden = The claim was not accepted: the cards are hidden again, play on.
+claim-unreachable = ❌ { $name } cannot answer (the bot cannot write to them in private): play on.
 claim-proved = ✅ Proved: however the opponents play, { $whose ->
     [side] { $name } and partner take
    *[self] { $name } takes

@@ -11,6 +11,17 @@ claim-made = 🙌 { $name }: «Остальные мои»{ $whose ->
     [few] взятки
    *[many] взяток
 }. Карты: { $cards }
+# The same claim without the cards: refused at once, or once play goes on.
+claim-made-bare = 🙌 { $name }: «Остальные мои»{ $whose ->
+    [side] { " " }(вместе с партнёром)
+   *[self] { "" }
+} — { $left } { $left ->
+    [one] взятка
+    [few] взятки
+   *[many] взяток
+}.
+claim-cards-hidden = Заявку не приняли: карты снова закрыты, играем дальше.
+claim-unreachable = ❌ { $name } не может ответить (бот не может написать в личку): играем дальше.
 claim-proved = ✅ Доказано: как бы ни играли соперники, { $whose ->
     [side] { $name } с партнёром берут
    *[self] { $name } берёт

@@ -547,3 +547,302 @@ async def test_with_a_nil_on_the_side_the_claim_is_the_claimers_alone(
     line = game_of(db_path).sheet[0]
     # Every trick the claimer's: the partner's nil is made, the claimer's lost.
     assert line["tricks"][seat] == 13 and line["tricks"][(seat + 2) % 4] == 0
+
+
+# ------------------------------------------------------- the review's defects
+
+
+def game_actions(db: Path) -> list[tuple[int, int, int]]:
+    """Every recorded action of the latest game: (seq, seat, action)."""
+    con = sqlite3.connect(db)
+    try:
+        return [
+            (int(q), int(s), int(a))
+            for q, s, a in con.execute(
+                "SELECT seq, seat, action FROM actions WHERE game_id="
+                "(SELECT MAX(game_id) FROM games) ORDER BY seq"
+            )
+        ]
+    finally:
+        con.close()
+
+
+def deadline(db: Path) -> tuple[int, int, float]:
+    """The running deadline: (move, seat, due)."""
+    con = sqlite3.connect(db)
+    try:
+        seq, seat, due = con.execute("SELECT seq, seat, due_at FROM deadlines").fetchone()
+    finally:
+        con.close()
+    return int(seq), int(seat), float(due)
+
+
+def claim_rows(db: Path) -> list[tuple[str, float | None]]:
+    con = sqlite3.connect(db)
+    try:
+        return [
+            (str(st), t)
+            for st, t in con.execute("SELECT status, time_left FROM claims ORDER BY rowid")
+        ]
+    finally:
+        con.close()
+
+
+def first_text(m: FakeMessage) -> str:
+    return m.history[0].text if m.history else m.text
+
+
+def claim_message(fake: FakeTelegram) -> FakeMessage:
+    """The group's latest claim message as it stands now (its first text had the cards)."""
+    found = [m for m in fake.chat_messages(GROUP) if "Карты:" in first_text(m)]
+    assert found, "no claim message with cards in the group"
+    return found[-1]
+
+
+async def open_vote(
+    fake: FakeTelegram, claimer: FakeUser, hand: FakeMessage, voters: list[FakeUser]
+) -> None:
+    await claim(fake, claimer, hand)
+    for u in voters:
+        await fake.wait_for(
+            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
+            timeout=CHECK,
+        )
+
+
+async def press_answer(fake: FakeTelegram, user: FakeUser, label: str) -> dict:
+    q = question(fake, user)
+    assert q is not None
+    data = next(b.value for b in q.buttons() if label in b.text)
+    return await (await fake.press(user, user.id, q.message_id, data)).answer(timeout=CHECK)
+
+
+async def test_forged_moves_are_refused_and_change_nothing(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    """A card button's data, or the Mini App's move, carrying the claim (71)
+    or no legal action at all: a short answer in Russian, nothing recorded."""
+    base, app = app_settings()
+    await make_bot(**app)
+    table, users = await four_people(fake)
+    claimer, hand = await to_first_claim(fake, table, users)
+    card = button_data(hand, "m:")
+    assert card is not None
+    t, s, _ = card.split(":")[1:]
+    before = game_actions(db_path)
+    forged = (CLAIM, 72, 999, -1, 52, 70)
+    # On the hand's own message the data is not one of its buttons: stale.
+    for action in forged:
+        press = await fake.press_raw(claimer, claimer.id, hand.message_id, f"m:{t}:{s}:{action}")
+        assert (await press.answer(timeout=CHECK))["text"] == "Эта кнопка устарела."
+    # On a message Telegram no longer shows (nothing to check it against) the
+    # engine refuses it.
+    answers = {}
+    for action in forged:
+        press = await fake.press_raw(claimer, claimer.id, 10**6, f"m:{t}:{s}:{action}")
+        answers[action] = (await press.answer(timeout=CHECK))["text"]
+    assert "кнопкой заявки" in answers[CLAIM]
+    for action in (72, 999, -1):
+        assert answers[action] == "Такого хода нет."
+    for action in (52, 70):  # a bid, blind nil: not while cards are played
+        text = answers[action]
+        assert text and len(text) < 120 and any("а" <= ch <= "я" for ch in text.lower())
+    await fake.wait_idle(quiet=0.05)
+    assert game_actions(db_path) == before
+    assert claim_rows(db_path) == []
+
+    url = next(web_app_url(m) for m in reversed(fake.chat_messages(claimer.id)) if web_app_url(m))
+    page = Page(base, sign_init_data(fake.token, claimer, time.time()))
+    status, state = await page.state(table_of_url(url))
+    assert status == 200 and state["my_turn"]
+    status, answer = await page.move(state, CLAIM)
+    assert (status, answer["error"]) == (409, "err-claim_not_conceded")
+    assert "кнопкой заявки" in answer["text"]
+    for action in (72, 10**6, -5):
+        status, answer = await page.move(state, action)
+        assert (status, answer["error"]) == (409, "err-bad_action")
+        assert answer["text"] == "Такого хода нет."
+    status, answer = await page.move(state, 52)
+    assert status == 409 and answer["error"] == "err-wrong_phase"
+    await fake.wait_idle(quiet=0.05)
+    assert game_actions(db_path) == before
+    assert claim_rows(db_path) == []
+    # The real card still plays.
+    status, _ = await page.move(state, state["playable"][0])
+    assert status == 200
+    assert len(game_actions(db_path)) == len(before) + 1
+
+
+async def test_a_refused_claim_shows_its_cards_no_more(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    """While the claim stands the group and the voters see the claimer's
+    cards; once play goes on the group's claim message and every question
+    (accepted or not) show neither cards nor buttons."""
+    await make_bot()
+    table, users = await four_people(fake)
+    claimer, hand = await to_first_claim(fake, table, users)
+    seat = users.index(claimer)
+    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    mine = cards_line(game_of(db_path).hand_cards(seat))
+    await open_vote(fake, claimer, hand, others)
+    await fake.wait_idle(quiet=0.05)
+    assert mine in claim_message(fake).text
+    await press_answer(fake, others[0], "Согласен")
+    await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text, timeout=CHECK)
+    assert not has_card(question(fake, others[0]).text)
+    await press_answer(fake, others[1], "Играем дальше")
+    await fake.wait_for(lambda: "карты снова закрыты" in claim_message(fake).text, timeout=CHECK)
+    note = claim_message(fake)
+    assert not has_card(note.text) and "13 взяток" in note.text and not note.buttons()
+    for u in others:
+        await fake.wait_for(lambda u=u: "закрыта" in question(fake, u).text, timeout=CHECK)
+        q = question(fake, u)
+        assert not has_card(q.text) and not q.buttons()
+    # Nowhere in the group does the claimer's hand stay shown.
+    assert not any(mine in m.text for m in fake.chat_messages(GROUP))
+    assert claim_rows(db_path)[0][0] == "refused"
+
+
+async def test_the_vote_has_its_own_deadline_and_gives_the_claimers_time_back(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path, clock: FakeClock
+) -> None:
+    await make_bot(clock=clock)
+    table, users = await four_people(fake, daily=False)
+    claimer, hand = await to_first_claim(fake, table, users)
+    seat = users.index(claimer)
+    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    moves = n_actions(db_path)
+    _, _, due = deadline(db_path)
+    clock.advance(due - clock.now() - 15)  # 15 s left on the move
+    await fake.wait_idle(quiet=0.05)
+    await open_vote(fake, claimer, hand, others)
+    await fake.wait_idle(quiet=0.05)
+    # The vote's deadline is a move's time from the claim, the claimer's 15 s kept.
+    assert deadline(db_path) == (moves, seat, clock.now() + PACE)
+    assert claim_rows(db_path) == [("vote", 15.0)]
+    clock.advance(PACE - 5)  # long past the move's own deadline, not the vote's
+    await fake.wait_idle(quiet=0.1)
+    assert not any("Время вышло" in t for t in fake.sent_texts(GROUP))
+    assert n_actions(db_path) == moves
+    await press_answer(fake, others[0], "Играем дальше")
+    await fake.wait_for(lambda: claim_rows(db_path)[0][0] == "refused", timeout=CHECK)
+    await fake.wait_idle(quiet=0.05)
+    # Play goes on with the 15 s the claimer had left, not a minute anew.
+    assert deadline(db_path) == (moves, seat, clock.now() + 15)
+    clock.advance(14)
+    await fake.wait_idle(quiet=0.1)
+    assert n_actions(db_path) == moves
+    clock.advance(2)
+    await fake.wait_for(lambda: n_actions(db_path) == moves + 1, timeout=CHECK)
+    await fake.wait_for(
+        lambda: any("время вышло" in t and claimer.first_name in t for t in fake.sent_texts(GROUP)),
+        timeout=CHECK,
+    )
+
+
+async def test_the_votes_deadline_and_the_time_left_survive_a_restart(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path, clock: FakeClock
+) -> None:
+    first = await make_bot(clock=clock)
+    table, users = await four_people(fake, daily=False)
+    claimer, hand = await to_first_claim(fake, table, users)
+    seat = users.index(claimer)
+    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    moves = n_actions(db_path)
+    _, _, due = deadline(db_path)
+    clock.advance(due - clock.now() - 25)
+    await fake.wait_idle(quiet=0.05)
+    await open_vote(fake, claimer, hand, others)
+    await fake.wait_idle(quiet=0.05)
+    vote_due = clock.now() + PACE
+    assert deadline(db_path) == (moves, seat, vote_due)
+    await first.stop()
+
+    await make_bot(clock=clock)
+    await fake.wait_idle(quiet=0.1)
+    assert deadline(db_path)[2] == vote_due  # no downtime on this clock
+    clock.advance(PACE + 1)
+    await fake.wait_for(
+        lambda: any("Время вышло" in t for t in fake.sent_texts(GROUP)), timeout=CHECK
+    )
+    await fake.wait_for(lambda: claim_rows(db_path) == [("expired", 25.0)], timeout=CHECK)
+    await fake.wait_idle(quiet=0.05)
+    assert deadline(db_path) == (moves, seat, clock.now() + 25)
+    assert n_actions(db_path) == moves
+    # The claim message shows its cards no more once the vote expired.
+    await fake.wait_for(lambda: "карты снова закрыты" in claim_message(fake).text, timeout=CHECK)
+    assert not has_card(claim_message(fake).text)
+
+
+async def test_a_voter_who_blocked_the_bot_refuses_at_once(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    """Blocked before the claim: the claim is refused on the spot, nobody is
+    asked, and its cards are not shown."""
+    await make_bot()
+    table, users = await four_people(fake)
+    claimer, hand = await to_first_claim(fake, table, users)
+    seat = users.index(claimer)
+    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    mine = cards_line(game_of(db_path).hand_cards(seat))
+    moves = n_actions(db_path)
+    fake.block_bot(others[1])
+    await fake.wait_for(
+        lambda: any("не может получать карты" in t for t in fake.sent_texts(GROUP)),
+        timeout=CHECK,
+    )
+    before = len(fake.sent_texts(GROUP))
+    await claim(fake, claimer, hand)
+    note = await fake.wait_for(
+        lambda: next(
+            (t for t in fake.sent_texts(GROUP)[before:] if "не может ответить" in t), None
+        ),
+        timeout=CHECK,
+    )
+    assert others[1].first_name in note and mine not in note and not has_card(note)
+    await fake.wait_idle(quiet=0.05)
+    assert question(fake, others[0]) is None  # nobody was asked
+    assert claim_rows(db_path)[0][0] == "refused"
+    assert "голосовании" not in fake.last_message(claimer.id).text
+    assert n_actions(db_path) == moves
+
+
+async def test_a_voter_who_blocks_the_bot_during_the_vote_refuses(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    """Blocked while the question waits: the vote ends at once, not at its deadline."""
+    await make_bot()
+    table, users = await four_people(fake)
+    claimer, hand = await to_first_claim(fake, table, users)
+    seat = users.index(claimer)
+    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    moves = n_actions(db_path)
+    await open_vote(fake, claimer, hand, others)
+    fake.block_bot(others[0])
+    await fake.wait_for(
+        lambda: any("не может ответить" in t for t in fake.sent_texts(GROUP)), timeout=CHECK
+    )
+    await fake.wait_for(lambda: claim_rows(db_path)[0][0] == "refused", timeout=CHECK)
+    await fake.wait_for(
+        lambda: (
+            button_data(fake.last_message(claimer.id), "m:") is not None
+            and "голосовании" not in fake.last_message(claimer.id).text
+        ),
+        timeout=CHECK,
+    )
+    # The other voter's question is closed: no cards, no buttons.
+    await fake.wait_for(lambda: "закрыта" in question(fake, others[1]).text, timeout=CHECK)
+    assert not question(fake, others[1]).buttons()
+    assert n_actions(db_path) == moves
+
+
+async def test_the_services_are_wired_through_their_constructors(
+    fake: FakeTelegram, make_bot: MakeBot
+) -> None:
+    """Issue 35: nothing patched after construction; the play service holds
+    the claims' vote ends it was built with."""
+    running = await make_bot()
+    app = running.app
+    assert app.play.votes is app.claims.votes
+    assert not hasattr(app.play, "claim_timeout")
