@@ -185,7 +185,10 @@ class Hub:
         async with self.reg.lock(live.table_id):  # the table as committed
             live = self.reg.cached(live.table_id) or live
             watched = self._watch(live, page)
-            page.pending = self._build(watched, page)
+            # The shared part is reused only if built for the table as it is
+            # now: a change not yet passed on (its pass is due, or the table
+            # was busy) would have the page start from an older state.
+            page.pending = self._build(watched, page, shared=mark(live) == watched.seen)
         recheck = None
         if spectator:  # from now: the moment is read before anything can wait
             first = self.clock.now() + MEMBER_RECHECK
@@ -244,8 +247,8 @@ class Hub:
         watched = self._tables.get(live.table_id)
         if watched is None:
             watched = self._tables[live.table_id] = Watched(live, mark(live))
-        elif watched.live is not live:
-            watched.live, watched.seen, watched.public_json = live, mark(live), {}
+        else:  # ``seen`` stays: the other pages are told of the change at its pass
+            watched.live = live
         watched.pages.add(page)
         return watched
 
@@ -284,18 +287,21 @@ class Hub:
                 page.pending = self._build(watched, page)
                 page.wake.set()
 
-    def _build(self, watched: Watched, page: Page) -> bytes:
+    def _build(self, watched: Watched, page: Page, *, shared: bool = True) -> bytes:
         """The seat's state as an event: the public part as the table's other
-        pages share it, and the seat's own part, in one JSON object."""
+        pages share it (``shared``: else built for this page alone), and the
+        seat's own part, in one JSON object."""
         live = watched.live
         tr = partial(self.texts, page.lang)
         seat = live.seat_of(page.user_id)
         if live.game is None or (seat is None and not page.spectator):
             page.gone = True
             return _gone(tr)
-        public = watched.public_json.get(page.lang)
+        public = watched.public_json.get(page.lang) if shared else None
         if public is None:
-            public = watched.public_json[page.lang] = _dumps(public_state, tr, live)
+            public = _dumps(public_state, tr, live)
+            if shared:
+                watched.public_json[page.lang] = public
         if seat is None:
             own = _dumps(spectator_part, tr, live, self.now())
         else:

@@ -310,14 +310,37 @@ async def test_moves_arrive_live_and_a_dropped_stream_catches_up(
         assert status == 200
     await mover(s)  # the computers are done: a person is to move
     async with Stream(watcher_page, s.table_id) as stream:
-        kind, event = await asyncio.wait_for(stream.next(), 10)
-    for _ in range(100):  # the last computer move's commit may still be on its way
-        if len(s.actions()) >= event["seq"]:
-            break
-        await asyncio.sleep(0.02)
+        kind, event = await asyncio.wait_for(stream.next(), FIRST_EVENT)
+    assert kind == "state"
+    # The stream starts from the table as committed; the file is read here
+    # once it holds that many moves (a wait on the condition, not a time).
+    await fake.wait_for(
+        lambda: len(s.actions()) >= event["seq"], FIRST_EVENT, message="the moves in the file"
+    )
     assert event["seq"] == len(s.actions()) > seen
     _, now = await watcher_page.state(s.table_id)
     assert event == {**now, "now": event["now"]}
+
+
+async def test_a_new_stream_starts_from_the_table_as_it_is(
+    fake: FakeTelegram, make_bot: MakeBot
+) -> None:
+    """A stream opened right after a move, before the pages already open
+    are told of it, starts from the move: never from the state they had."""
+    s = await start_table(fake, make_bot)
+    me, other, state = await mover(s)
+    async with Stream(s.page(other), s.table_id) as open_one:
+        kind, first = await asyncio.wait_for(open_one.next(), FIRST_EVENT)
+        assert kind == "state" and first["seq"] == state["seq"]
+        action = state["bids"][2]["a"] if state["bids"] else state["playable"][0]
+        status, after = await s.page(me).move(state, action)
+        assert status == 200 and after["seq"] > first["seq"]
+        async with Stream(s.page(other), s.table_id) as new_one:
+            kind, event = await asyncio.wait_for(new_one.next(), FIRST_EVENT)
+        assert kind == "state" and event["seq"] >= after["seq"]
+        # The open stream is told too.
+        kind, event = await asyncio.wait_for(open_one.next(), FIRST_EVENT)
+        assert kind == "state" and event["seq"] >= after["seq"]
 
 
 async def test_a_change_that_is_not_a_move_arrives_live(
