@@ -47,6 +47,9 @@ SCAN_DELAY = 0.1
 # A stream that saw no change for this long gets a comment line: proxies keep
 # it open, and a page that went away is noticed.
 KEEPALIVE = 15.0
+# Seconds between looks at a quiet stream's connection: one the page closed
+# frees its place (below) within this, not at the next write.
+CLOSED_CHECK = 1.0
 # Streams one person may hold open at once, over all tables: a phone and a
 # desktop, each reconnecting, with room to spare; beyond it, a leak or a flood.
 STREAMS_PER_PERSON = 4
@@ -203,11 +206,7 @@ class Hub:
                 if page.gone or self.closing:
                     break
                 page.wake.clear()
-                try:
-                    async with asyncio.timeout(KEEPALIVE):
-                        await page.wake.wait()
-                except TimeoutError:
-                    await response.write(b": keep-alive\n\n")
+                await self._quiet(request, response, page)
         except (ConnectionError, RuntimeError):
             pass  # the page went away (closed, reloaded, lost the network)
         finally:
@@ -215,6 +214,24 @@ class Hub:
                 recheck.cancel()
             self._unwatch(watched.live.table_id, page)
         return response
+
+    async def _quiet(self, request: web.Request, response: web.StreamResponse, page: Page) -> None:
+        """Until the page has something to be sent; a keep-alive comment every
+        KEEPALIVE seconds; ConnectionResetError once the page has gone."""
+        quiet = 0.0
+        while True:
+            try:
+                async with asyncio.timeout(CLOSED_CHECK):
+                    await page.wake.wait()
+                return
+            except TimeoutError:
+                transport = request.transport
+                if transport is None or transport.is_closing():
+                    raise ConnectionResetError from None
+                quiet += CLOSED_CHECK
+                if quiet >= KEEPALIVE:
+                    await response.write(b": keep-alive\n\n")
+                    quiet = 0.0
 
     async def _recheck(self, watched: Watched, page: Page, moment: float) -> None:
         """A watcher's stream lasts while they are in the group: asked again

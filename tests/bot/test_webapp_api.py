@@ -4,6 +4,7 @@ what a seat is told, moves and their refusals, and the live stream."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import sqlite3
@@ -20,7 +21,8 @@ from harness import InProcessBot, MakeBot, Table, move_buttons, open_table, sett
 from webapp_kit import FIRST_EVENT, Page, Stream, app_settings
 
 from bot.config import ConfigError, load_settings
-from engine import Game, Rules
+from bot.webapp.hub import STREAMS_PER_PERSON, STREAMS_PER_TABLE
+from engine import BLIND, CLAIM, Game, Rules
 from engine.cards import card_label
 
 GROUP = -1005151
@@ -252,6 +254,74 @@ async def test_out_of_turn_and_replayed_moves_are_refused(
     await idle(s)
     assert s.actions()[: len(moved)] == moved
     assert all(seat in (2, 3) for _, seat, _ in s.actions()[len(moved) :])  # computers only
+
+
+async def test_a_move_that_is_no_bid_and_no_card_is_refused_before_anything(
+    fake: FakeTelegram, make_bot: MakeBot
+) -> None:
+    """Bids, the blind nil and cards are 0..BLIND: anything else (a claim
+    too: it is made in the chat) is not a move from the page."""
+    s = await start_table(fake, make_bot)
+    me, _, state = await mover(s)
+    before = s.actions()
+    page = s.page(me)
+    for bad in (CLAIM, BLIND + 1, -1, 1000, 2**63):
+        status, answer = await page.move(state, bad)
+        assert (status, answer["error"]) == (400, "webapp-err-request"), bad
+        assert answer["text"] == "Бот не понял этот запрос."
+    await idle(s)
+    assert s.actions() == before
+    status, now = await page.state(s.table_id)
+    assert status == 200 and now["seq"] == state["seq"] and now["my_turn"]
+
+
+async def test_streams_are_limited_per_person_and_per_table(
+    fake: FakeTelegram, make_bot: MakeBot
+) -> None:
+    s = await start_table(fake, make_bot)
+    anna, boris = s.table.users
+    hub = s.bot.app.webapp.hub if s.bot.app.webapp is not None else None
+    assert hub is not None
+    members = [fake.add_user(601 + i, f"Гость {i}") for i in range(9)]
+    for u in members:
+        fake.add_member(GROUP, u)
+
+    async def opened(stack: contextlib.AsyncExitStack, user: FakeUser) -> Stream:
+        stream = await stack.enter_async_context(Stream(s.page(user), s.table_id))
+        if stream.status == 200:
+            kind, _ = await asyncio.wait_for(stream.next(), FIRST_EVENT)
+            assert kind == "state"
+        return stream
+
+    async with contextlib.AsyncExitStack() as stack:
+        mine = [await opened(stack, anna) for _ in range(STREAMS_PER_PERSON)]
+        assert all(m.status == 200 for m in mine)
+        extra = await opened(stack, anna)
+        assert extra.status == 429
+        answer = await extra.refusal()
+        assert answer == {
+            "error": "webapp-err-streams",
+            "text": "Стол открыт на слишком многих экранах. Закройте лишние и попробуйте снова.",
+        }
+        # A closed stream frees its place (once the bot sees it closed).
+        await mine[0].__aexit__(None, None, None)
+        await fake.wait_for(lambda: len(hub) == STREAMS_PER_PERSON - 1, message="freed")
+        assert (await opened(stack, anna)).status == 200
+        # The table: its seats' and its watchers' streams, up to the limit.
+        people = [boris, *members]
+        opened_now = STREAMS_PER_PERSON
+        for user in people:
+            for _ in range(STREAMS_PER_PERSON):
+                if opened_now == STREAMS_PER_TABLE:
+                    break
+                assert (await opened(stack, user)).status == 200
+                opened_now += 1
+        assert len(hub) == STREAMS_PER_TABLE
+        last = await opened(stack, members[-1])
+        assert last.status == 429 and (await last.refusal())["error"] == "webapp-err-streams"
+    await fake.wait_for(lambda: len(hub) == 0, message="every stream closed")
+    async with Stream(s.page(members[-1]), s.table_id) as again:
+        assert again.status == 200
 
 
 async def test_an_illegal_card_is_refused_with_the_engines_reason(
