@@ -213,11 +213,19 @@ class App:
         self.replies = Replies(self.registry, on_expiring=deadlines.set)
         self.timers = Timers(self.registry, self.play, self.afterword, self.replies, deadlines)
         # The Mini App (WEBAPP_URL): its hub listens to the tables' lock releases.
+        # The group's members may watch its tables (Telegram says who they are).
         self.webapp = (
-            TableApp(s, self.registry, self.play, texts, self.clock) if s.webapp_url else None
+            TableApp(
+                s,
+                self.registry,
+                self.play,
+                texts,
+                self.clock,
+                Members(partial(ask_telegram, self.bot), self.clock.now),
+            )
+            if s.webapp_url
+            else None
         )
-        if self.webapp is not None:  # the group's members may watch its tables
-            self.webapp.members = Members(partial(ask_telegram, self.bot))
         # No handler keeps a conversation state (a game's state is in the
         # database), and aiogram's FSM would keep an in-memory record for
         # every (chat, person) it ever saw, never dropped, not even when the

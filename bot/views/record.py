@@ -1,8 +1,16 @@
 """A finished hand's record as a private message: short lines a phone shows
-whole and a forward keeps readable (suit symbols, no monospace block)."""
+whole and a forward keeps readable (suit symbols, no monospace block).
+
+The message must fit Telegram's 4096 characters whatever the players are
+called: each name appears some sixty times (the deal, the bids, four per
+trick, the score), so in the record a name is cut to ``NAME_MAX``
+characters. With four such names and the longest group title (128) the
+record stays well within the limit.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from bot.callbacks import RecordCb
@@ -16,10 +24,21 @@ from engine.cards import card_label
 from engine.record import HandRecord
 from engine.scoring import sides
 
+#: Characters of a player's name in a record, «…» included: 64-character
+#: names (Telegram allows as many) would take the record past 4096.
+NAME_MAX = 16
+
+
+def short_name(name: str) -> str:
+    """A name as the record shows it: whole up to NAME_MAX, else cut with «…»."""
+    return name if len(name) <= NAME_MAX else name[: NAME_MAX - 1].rstrip() + "…"
+
 
 def record_text(tr: Tr, table: LiveTable, rec: HandRecord) -> str:
     """The deal, the bids in their order, each trick (its leader's card
-    first, then who took it), and the score as the result told it."""
+    first, then who took it), and the score as the result told it; the
+    players' names cut to NAME_MAX (the table itself is left as it is)."""
+    table = dataclasses.replace(table, names={u: short_name(n) for u, n in table.names.items()})
     name = [player_name(tr, table, s) for s in range(rec.players)]
     out = [
         tr(

@@ -13,25 +13,33 @@ built, once per language for the part every seat shares, and handed to its
 pages. A table whose lock is held again by then is left: it may hold a
 change not yet committed; its release notes it again. A page that reads
 slowly gets only the newest state when it catches up, never a backlog.
+
+Open streams are limited (``STREAMS_PER_PERSON``, ``STREAMS_PER_TABLE``): a
+stream beyond them is refused (:class:`TooManyStreams`) before anything is
+sent; a closed stream frees its place at once. A watcher (a group member not
+seated) is asked after again every ``MEMBER_RECHECK`` seconds: who has left
+the group has their stream ended.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from aiohttp import web
 
+from bot.clock import Clock
 from bot.i18n import Texts
 from bot.model import LiveTable
 from bot.services.live import Registry
 from bot.webapp.headers import EVENT_STREAM, NO_STORE, SECURITY_HEADERS
 from bot.webapp.state import plain, public_state, seat_part
-from bot.webapp.watch import spectator_part
+from bot.webapp.watch import MEMBER_RECHECK, Members, spectator_part
 
 # Seconds between a change and the pass that tells the pages: moves made
 # within it reach the page together, well inside the second people expect.
@@ -39,6 +47,19 @@ SCAN_DELAY = 0.1
 # A stream that saw no change for this long gets a comment line: proxies keep
 # it open, and a page that went away is noticed.
 KEEPALIVE = 15.0
+# Seconds between looks at a quiet stream's connection: one the page closed
+# frees its place (below) within this, not at the next write.
+CLOSED_CHECK = 1.0
+# Streams one person may hold open at once, over all tables: a phone and a
+# desktop, each reconnecting, with room to spare; beyond it, a leak or a flood.
+STREAMS_PER_PERSON = 4
+# Streams one table may have open at once: its four seats on two devices
+# each, and a room of watchers; each costs a state built at every change.
+STREAMS_PER_TABLE = 40
+
+
+class TooManyStreams(Exception):
+    """A new stream beyond the limits: refused, nothing sent."""
 
 
 def mark(live: LiveTable) -> tuple[Any, ...]:
@@ -66,6 +87,11 @@ def _dumps(build: Callable[..., dict[str, Any]], *args: Any) -> str:
 def _event(kind: str, data: dict[str, Any]) -> bytes:
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return f"event: {kind}\ndata: {body}\n\n".encode()
+
+
+def _gone(tr: Callable[..., str]) -> bytes:
+    """The last event of a stream whose person may no longer see the table."""
+    return _event("gone", {"error": "err-not-at-table", "text": plain(tr("err-not-at-table"))})
 
 
 @dataclass(eq=False, slots=True)
@@ -99,11 +125,16 @@ class Watched:
 
 
 class Hub:
-    def __init__(self, reg: Registry, texts: Texts, now: Callable[[], float]) -> None:
+    def __init__(self, reg: Registry, texts: Texts, clock: Clock, members: Members) -> None:
         self.reg = reg
         self.texts = texts
-        self.now = now
+        self.clock = clock
+        self.now = clock.now
+        self.members = members
         self._tables: dict[int, Watched] = {}
+        # Streams open (or being opened) per person and per table.
+        self._by_person: dict[int, int] = {}
+        self._by_table: dict[int, int] = {}
         self._noted: set[int] = set()  # watched tables released since the last pass
         self._scan: asyncio.TimerHandle | None = None
         self.closing = False
@@ -124,34 +155,99 @@ class Hub:
     ) -> web.StreamResponse:
         """The seat's state now, then after every change, until the person
         goes or the bot stops. A reconnecting page gets the state at once:
-        it catches up whatever it missed."""
+        it catches up whatever it missed. Beyond the limits of open streams,
+        :class:`TooManyStreams` is raised before anything is sent."""
+        with self._place(live.table_id, user_id):
+            return await self._serve(request, live, user_id, lang, spectator)
+
+    @contextlib.contextmanager
+    def _place(self, table_id: int, user_id: int) -> Iterator[None]:
+        """A stream's place, taken at once (no await between the count and
+        the taking), freed when the stream ends however it ends."""
+        if (
+            self._by_person.get(user_id, 0) >= STREAMS_PER_PERSON
+            or self._by_table.get(table_id, 0) >= STREAMS_PER_TABLE
+        ):
+            raise TooManyStreams
+        self._by_person[user_id] = self._by_person.get(user_id, 0) + 1
+        self._by_table[table_id] = self._by_table.get(table_id, 0) + 1
+        try:
+            yield
+        finally:
+            for counts, key in ((self._by_person, user_id), (self._by_table, table_id)):
+                counts[key] -= 1
+                if not counts[key]:
+                    del counts[key]
+
+    async def _serve(
+        self, request: web.Request, live: LiveTable, user_id: int, lang: str, spectator: bool
+    ) -> web.StreamResponse:
         response = web.StreamResponse(headers={**SECURITY_HEADERS, **NO_STORE, **EVENT_STREAM})
         await response.prepare(request)
         page = Page(user_id, lang, spectator=spectator)
         async with self.reg.lock(live.table_id):  # the table as committed
             live = self.reg.cached(live.table_id) or live
             watched = self._watch(live, page)
-            page.pending = self._build(watched, page)
+            # The shared part is reused only if built for the table as it is
+            # now: a change not yet passed on (its pass is due, or the table
+            # was busy) would have the page start from an older state.
+            page.pending = self._build(watched, page, shared=mark(live) == watched.seen)
+        recheck = None
+        if spectator:  # from now: the moment is read before anything can wait
+            first = self.clock.now() + MEMBER_RECHECK
+            recheck = asyncio.create_task(self._recheck(watched, page, first))
         try:
             while True:
                 data = page.take()
                 if data is not None:
                     await response.write(data)
+                if page.waiting():  # built while this one was written (a "gone" too)
+                    continue
                 if page.gone or self.closing:
                     break
                 page.wake.clear()
-                if page.waiting():  # built while the last one was written
-                    continue
-                try:
-                    async with asyncio.timeout(KEEPALIVE):
-                        await page.wake.wait()
-                except TimeoutError:
-                    await response.write(b": keep-alive\n\n")
+                await self._quiet(request, response, page)
         except (ConnectionError, RuntimeError):
             pass  # the page went away (closed, reloaded, lost the network)
         finally:
+            if recheck is not None:
+                recheck.cancel()
             self._unwatch(watched.live.table_id, page)
         return response
+
+    async def _quiet(self, request: web.Request, response: web.StreamResponse, page: Page) -> None:
+        """Until the page has something to be sent; a keep-alive comment every
+        KEEPALIVE seconds; ConnectionResetError once the page has gone."""
+        quiet = 0.0
+        while True:
+            try:
+                async with asyncio.timeout(CLOSED_CHECK):
+                    await page.wake.wait()
+                return
+            except TimeoutError:
+                transport = request.transport
+                if transport is None or transport.is_closing():
+                    raise ConnectionResetError from None
+                quiet += CLOSED_CHECK
+                if quiet >= KEEPALIVE:
+                    await response.write(b": keep-alive\n\n")
+                    quiet = 0.0
+
+    async def _recheck(self, watched: Watched, page: Page, moment: float) -> None:
+        """A watcher's stream lasts while they are in the group: asked again
+        every MEMBER_RECHECK seconds (Telegram's answer, remembered as long);
+        when Telegram does not answer, the stream goes on and is asked
+        about next time."""
+        while not page.gone:
+            await self.clock.sleep_until(moment)
+            moment = self.clock.now() + MEMBER_RECHECK
+            live = watched.live
+            if live.seat_of(page.user_id) is not None:
+                continue  # seated now: a player, not a watcher
+            if await self.members(live.chat_id, page.user_id) is False:
+                page.gone = True
+                page.pending = _gone(partial(self.texts, page.lang))
+                page.wake.set()
 
     def close(self) -> None:
         """The server stops: every stream ends."""
@@ -168,8 +264,8 @@ class Hub:
         watched = self._tables.get(live.table_id)
         if watched is None:
             watched = self._tables[live.table_id] = Watched(live, mark(live))
-        elif watched.live is not live:
-            watched.live, watched.seen, watched.public_json = live, mark(live), {}
+        else:  # ``seen`` stays: the other pages are told of the change at its pass
+            watched.live = live
         watched.pages.add(page)
         return watched
 
@@ -203,22 +299,26 @@ class Hub:
                 continue
             watched.seen, watched.public_json = now, {}
             for page in watched.pages:
+                if page.gone:
+                    continue  # its last event is out, or waiting to be
                 page.pending = self._build(watched, page)
                 page.wake.set()
 
-    def _build(self, watched: Watched, page: Page) -> bytes:
+    def _build(self, watched: Watched, page: Page, *, shared: bool = True) -> bytes:
         """The seat's state as an event: the public part as the table's other
-        pages share it, and the seat's own part, in one JSON object."""
+        pages share it (``shared``: else built for this page alone), and the
+        seat's own part, in one JSON object."""
         live = watched.live
         tr = partial(self.texts, page.lang)
         seat = live.seat_of(page.user_id)
         if live.game is None or (seat is None and not page.spectator):
             page.gone = True
-            text = plain(tr("err-not-at-table"))
-            return _event("gone", {"error": "err-not-at-table", "text": text})
-        public = watched.public_json.get(page.lang)
+            return _gone(tr)
+        public = watched.public_json.get(page.lang) if shared else None
         if public is None:
-            public = watched.public_json[page.lang] = _dumps(public_state, tr, live)
+            public = _dumps(public_state, tr, live)
+            if shared:
+                watched.public_json[page.lang] = public
         if seat is None:
             own = _dumps(spectator_part, tr, live, self.now())
         else:

@@ -9,8 +9,12 @@ path of ``WEBAPP_URL`` (``/app`` below):
 * ``/app/api/state?t=<table>``, ``/app/api/events?t=<table>`` (Server-Sent
   Events: the state again after every change), ``POST /app/api/move`` and
   ``POST /app/api/look``: each needs ``Authorization: tma <initData>``, and
-  answers only a person seated at that table, with what their seat may see.
-  Event streams are served by :class:`bot.webapp.hub.Hub` in this process.
+  answers only a person seated at that table, with what their seat may see
+  (or a member of its group, watching: :mod:`bot.webapp.watch`). Event
+  streams are served by :class:`bot.webapp.hub.Hub` in this process.
+
+Every API call is counted against its person's rate first, before anything
+costs: a flood is refused (429) having read nothing, asked Telegram nothing.
 
 A move goes through ``PlayService.human_move`` like a button press: the same
 checks (seat, move number, turn), the same transaction, the same refusals,
@@ -43,11 +47,11 @@ from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.webapp.auth import AuthError, Person, authenticate
 from bot.webapp.headers import EVENT_STREAM, NO_STORE, SECURITY_HEADERS
-from bot.webapp.hub import Hub
+from bot.webapp.hub import Hub, TooManyStreams
 from bot.webapp.state import plain, public_state, seat_state
 from bot.webapp.texts import page_texts
 from bot.webapp.watch import Members, record_state, spectator_part
-from engine import EngineError
+from engine import BLIND, EngineError
 from engine.record import hand_record, hands_finished
 
 log = logging.getLogger(__name__)
@@ -63,6 +67,9 @@ CONTENT_TYPES = {
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
 # What a move's body may hold; anything longer is not a move.
 MAX_BODY = 1024
+# Reads (state, stream, record) a person may make per press allowed
+# (PRESS_LIMIT per PRESS_WINDOW): more than any page asks, far less than a flood.
+READS_PER_PRESS = 8
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 # The language of the person asking, once known: refusals are told in it.
@@ -87,6 +94,7 @@ class TableApp:
         play: PlayService,
         texts: Texts,
         clock: Clock,
+        members: Members,
     ) -> None:
         assert settings.webapp_url is not None
         self.settings = settings
@@ -94,8 +102,10 @@ class TableApp:
         self.play = play
         self.texts = texts
         self.clock = clock
+        # Who may watch a table without a seat: its group's members.
+        self.members = members
         self.base = urlsplit(settings.webapp_url).path.rstrip("/")
-        self.hub = Hub(reg, texts, clock.now)
+        self.hub = Hub(reg, texts, clock, members)
         self._token = settings.bot_token.get_secret_value()
         self._words = {
             lang: json.dumps(words, ensure_ascii=False).encode()
@@ -105,9 +115,9 @@ class TableApp:
         version = hashlib.sha256(b"".join(body for body, _ in self._static.values())).hexdigest()
         page = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
         self._page = page.replace("__VERSION__", version[:12]).encode()
-        self._moves: dict[int, deque[float]] = {}
-        # Who may watch a table without a seat (set by the app: it has the Bot).
-        self.members: Members | None = None
+        # Each API call is counted first: moves as button presses, reads apart.
+        self._moves = Rate(settings.press_limit, settings.press_window)
+        self._reads = Rate(settings.press_limit * READS_PER_PRESS, settings.press_window)
 
     # ------------------------------------------------------------ serving
     def install(self, app: web.Application) -> None:
@@ -222,6 +232,7 @@ class TableApp:
 
     async def _state(self, request: web.Request) -> web.StreamResponse:
         person = self._person(request)
+        self._throttle_read(person.user_id)
         live, seat = await self._viewer(person, request.query.get("t"))
         if seat is None:
             tr = partial(self.texts, person.lang)
@@ -237,10 +248,12 @@ class TableApp:
         if live is None:
             raise Refusal(403, "err-not-at-table")
         seat = live.seat_of(person.user_id)
-        if seat is None and (
-            self.members is None or not await self.members(live.chat_id, person.user_id)
-        ):
-            raise Refusal(403, "err-not-at-table")
+        if seat is None:
+            member = await self.members(live.chat_id, person.user_id)
+            if member is None:  # Telegram did not answer: not known, not refused for good
+                raise Refusal(503, "webapp-err-telegram")
+            if not member:
+                raise Refusal(403, "err-not-at-table")
         if live.game is None or live.game_id is None:
             raise Refusal(409, "err-stale")
         return live, seat
@@ -249,11 +262,11 @@ class TableApp:
         """A finished hand's record (``h``: its number from 1), for the
         table's players and its group's members; a hand in play is refused."""
         person = self._person(request)
-        live, _ = await self._viewer(person, request.query.get("t"))
+        self._throttle_read(person.user_id)
         raw = request.query.get("h", "")
         if not (raw.isascii() and raw.isdigit() and len(raw) <= 4):
             raise Refusal(400, "webapp-err-request")
-        self._throttle(person.user_id)
+        live, _ = await self._viewer(person, request.query.get("t"))
         g = live.game
         assert g is not None
         hand_no = int(raw) - 1
@@ -267,12 +280,14 @@ class TableApp:
 
     async def _move(self, request: web.Request) -> web.StreamResponse:
         person = self._person(request)
-        body = await _body(request)
-        live, seat = await self._seated(person, body.get("t"))
-        game, seq, action = (_int(body.get(k)) for k in ("game", "seq", "action"))
-        if game is None or seq is None or action is None:
-            raise Refusal(400, "webapp-err-request")
         self._throttle(person.user_id)
+        body = await _body(request)
+        game, seq, action = (_int(body.get(k)) for k in ("game", "seq", "action"))
+        # A bid (up to the blind nil) or a card: nothing else is a move from
+        # the page (a claim above BLIND is made in the chat, by its buttons).
+        if game is None or seq is None or action is None or not 0 <= action <= BLIND:
+            raise Refusal(400, "webapp-err-request")
+        live, seat = await self._seated(person, body.get("t"))
         if game != live.game_id:
             raise Refusal(409, "err-stale")
         try:
@@ -283,9 +298,9 @@ class TableApp:
 
     async def _look(self, request: web.Request) -> web.StreamResponse:
         person = self._person(request)
+        self._throttle(person.user_id)
         body = await _body(request)
         live, _ = await self._seated(person, body.get("t"))
-        self._throttle(person.user_id)
         try:
             await self.play.look(live.table_id, person.user_id)
         except UserError as e:
@@ -299,30 +314,50 @@ class TableApp:
 
     def _throttle(self, user_id: int) -> None:
         """PRESS_LIMIT per PRESS_WINDOW, as for buttons: taps beyond it are refused."""
-        limit, window = self.settings.press_limit, self.settings.press_window
-        if limit <= 0:
-            return
-        now = time.monotonic()
-        taps = self._moves.setdefault(user_id, deque())
-        while taps and now - taps[0] > window:
-            taps.popleft()
-        if len(taps) >= limit:
-            raise Refusal(429, "err-too-fast")
-        taps.append(now)
-        if len(self._moves) > 10_000:  # forget the quiet ones
-            self._moves = {u: t for u, t in self._moves.items() if t and now - t[-1] <= window}
+        self._moves.take(user_id)
+
+    def _throttle_read(self, user_id: int) -> None:
+        """READS_PER_PRESS times as many reads: beyond them, refused."""
+        self._reads.take(user_id)
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         """The seat's state now, then again after every change, until the
         person goes or the bot stops. A reconnecting page gets the state at
         once: it catches up whatever it missed."""
         person = self._person(request)
+        self._throttle_read(person.user_id)
         live, seat = await self._viewer(person, request.query.get("t"))
         if request.method != "GET":  # HEAD: the headers only
             return web.Response(headers={**SECURITY_HEADERS, **NO_STORE, **EVENT_STREAM})
-        return await self.hub.serve(
-            request, live, person.user_id, person.lang, spectator=seat is None
-        )
+        try:
+            return await self.hub.serve(
+                request, live, person.user_id, person.lang, spectator=seat is None
+            )
+        except TooManyStreams:
+            raise Refusal(429, "webapp-err-streams") from None
+
+
+class Rate:
+    """At most ``limit`` calls per ``window`` seconds per person (0: no
+    limit); a call beyond it is refused (429) and not counted."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit = limit
+        self.window = window
+        self._calls: dict[int, deque[float]] = {}
+
+    def take(self, user_id: int) -> None:
+        if self.limit <= 0:
+            return
+        now = time.monotonic()
+        calls = self._calls.setdefault(user_id, deque())
+        while calls and now - calls[0] > self.window:
+            calls.popleft()
+        if len(calls) >= self.limit:
+            raise Refusal(429, "err-too-fast")
+        calls.append(now)
+        if len(self._calls) > 10_000:  # forget the quiet ones
+            self._calls = {u: c for u, c in self._calls.items() if c and now - c[-1] <= self.window}
 
 
 def _load_static() -> dict[str, tuple[bytes, str]]:

@@ -243,6 +243,38 @@ async def test_hand_n_in_the_group(fake: FakeTelegram, make_bot: MakeBot, db_pat
     assert not _records(fake, anna)
 
 
+async def test_long_names_keep_the_record_within_telegrams_limit(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    """Four players with 64-character names (Telegram's longest) and a long
+    group title: the record still fits one message (4096 characters), each
+    name cut to 16 with «…», and whole everywhere else."""
+    await make_bot()
+    names = [(first + "я" * 64)[:64] for first in ("Анна", "Борис", "Вера", "Глеб")]
+    users = [fake.add_user(731 + i, name) for i, name in enumerate(names)]
+    title = ("Пики & <по> пятницам " * 7)[:128]
+    table = await open_table(
+        fake, GROUP, users, seats=["Восток", "Юг", "Запад"], title=title, timeout=60
+    )
+    await _first_hand_played(fake, table)
+    assert await _reply(fake, users[1], "/hand 1") == "Запись сдачи отправлена вам в личный чат."
+    await fake.wait_for(lambda: len(_records(fake, users[1])) == 1, message="the record")
+    text = _records(fake, users[1])[0].text
+    assert len(text) <= 4096 and len(text.encode("utf-16-le")) // 2 <= 4096
+    short = [name[:15] + "…" for name in names]
+    rec = hand_record(_game(db_path), 0)
+    lines = text.split("\n")
+    assert lines[0] == f"📜 Сдача 1 · сдаёт {short[rec.dealer]} · «{title}»"
+    for seat in range(4):
+        assert f"{short[seat]}: {cards_line(rec.dealt[seat])}" in lines
+    tricks = [line for line in lines if re.match(r"^\d+\. ", line)]
+    assert len(tricks) == 13
+    for k, trick in enumerate(rec.tricks):
+        shown = " · ".join(f"{short[s]} {card_label(c)}" for s, c in trick.cards)
+        assert tricks[k] == f"{k + 1}. {shown} → {short[trick.winner]}"
+    assert not any(name in text for name in names)
+
+
 async def test_hand_n_before_any_game(fake: FakeTelegram, make_bot: MakeBot) -> None:
     await make_bot()
     anna = fake.add_user(721, "Анна")

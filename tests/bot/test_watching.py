@@ -9,11 +9,14 @@ import asyncio
 import json
 from typing import Any
 
-from fake_telegram import FakeTelegram
+from fake_telegram import FakeTelegram, FakeUser
+from fake_telegram.webapp import sign_init_data
 from harness import MakeBot
 from test_webapp_api import Setup, mover, start_table
-from webapp_kit import FIRST_EVENT, Stream
+from webapp_kit import FIRST_EVENT, Page, Stream
 
+from bot.clock import FakeClock
+from bot.webapp.watch import MEMBER_RECHECK
 from engine import Game
 from engine.cards import card_label
 from engine.record import hand_record
@@ -175,3 +178,118 @@ async def test_records_of_finished_hands_only(fake: FakeTelegram, make_bot: Make
     for bad in ("x", "-1", "", "12345"):
         status, answer = await watcher.get("api/record", t=str(s.table_id), h=bad)
         assert (status, answer["error"]) == (400, "webapp-err-request")
+
+
+def member_calls(fake: FakeTelegram, after: int) -> int:
+    return sum(c.method == "getChatMember" for c in fake.calls[after:])
+
+
+async def test_a_failed_membership_question_is_not_remembered(
+    fake: FakeTelegram, make_bot: MakeBot
+) -> None:
+    """Telegram failing to answer (its error, the network) is no answer:
+    the watcher is told to try again, and the next request asks again."""
+    s = await start_table(fake, make_bot)
+    eva = fake.add_user(505, "Ева")
+    fake.add_member(s.table.group, eva)
+    # Each asked for the first time (a real answer is remembered for a minute).
+    for kind, user in (("500", fake.users[503]), ("drop", eva)):
+        watcher = s.page(user)
+        fake.inject(kind, method="getChatMember", count=None)
+        status, answer = await watcher.state(s.table_id)
+        assert (status, answer["error"]) == (503, "webapp-err-telegram"), kind
+        assert answer["text"] == (
+            "Не удалось узнать у Telegram, состоите ли вы в группе. Попробуйте ещё раз."
+        )
+        assert "hand" not in answer and "seats" not in answer
+        fake.clear_faults()
+        status, state = await watcher.state(s.table_id)  # asked again: a member
+        assert status == 200 and state["spectator"], kind
+    # Nor is a failure taken for a member: a stranger is never let in by one.
+    dima = fake.add_user(504, "Дмитрий")
+    fake.inject("500", method="getChatMember", count=None)
+    status, answer = await s.page(dima).state(s.table_id)
+    assert (status, answer["error"]) == (503, "webapp-err-telegram")
+    fake.clear_faults()
+    status, answer = await s.page(dima).state(s.table_id)
+    assert (status, answer["error"]) == (403, "err-not-at-table")
+
+
+async def test_a_flood_is_refused_before_anything_is_asked(
+    fake: FakeTelegram, make_bot: MakeBot
+) -> None:
+    """The rate comes first: beyond it, state, events and record are refused
+    without a question to Telegram (here every question fails, so none is
+    remembered and each would be asked)."""
+    s = await start_table(fake, make_bot, press_limit=2, press_window=60)
+    reads = 2 * 8  # PRESS_LIMIT times READS_PER_PRESS
+    cyril = fake.users[503]
+    watcher = s.page(cyril)
+    fake.inject("500", method="getChatMember", count=None)
+    after = len(fake.calls)
+    for _ in range(reads):
+        status, answer = await watcher.state(s.table_id)
+        assert (status, answer["error"]) == (503, "webapp-err-telegram")
+    asked = member_calls(fake, after)
+    assert asked == reads
+    for _ in range(3):
+        status, answer = await watcher.state(s.table_id)
+        assert (status, answer["error"]) == (429, "err-too-fast")
+        status, answer = await watcher.get("api/record", t=str(s.table_id), h="1")
+        assert (status, answer["error"]) == (429, "err-too-fast")
+        async with Stream(watcher, s.table_id) as stream:
+            assert stream.status == 429
+            assert (await stream.refusal())["error"] == "err-too-fast"
+    await s.fake.wait_idle(quiet=0.05)
+    assert member_calls(fake, after) == asked
+    fake.clear_faults()
+
+
+async def test_a_watcher_who_leaves_the_group_loses_the_stream(
+    fake: FakeTelegram, make_bot: MakeBot
+) -> None:
+    """An open stream asks again every MEMBER_RECHECK seconds (the bot's
+    clock): a member who left the group is sent «gone» and the stream ends;
+    one who stays keeps watching."""
+    clock = FakeClock()
+    s = await start_table(fake, make_bot, clock=clock)
+    cyril = fake.users[503]
+    dima = fake.add_user(504, "Дмитрий")
+    fake.add_member(s.table.group, dima)
+
+    def page(user: FakeUser) -> Page:
+        """Signed at the bot's time (its clock is the test's)."""
+        return Page(s.base, sign_init_data(fake.token, user, clock.now()))
+
+    async with (
+        Stream(page(cyril), s.table_id) as leaving,
+        Stream(page(dima), s.table_id) as staying,
+    ):
+        assert leaving.status == 200 and staying.status == 200
+        for stream in (leaving, staying):
+            kind, _ = await asyncio.wait_for(stream.next(), FIRST_EVENT)
+            assert kind == "state"
+        fake.remove_member(s.table.group, cyril)
+        clock.advance(MEMBER_RECHECK)
+        async with asyncio.timeout(FIRST_EVENT):
+            while True:
+                kind, data = await leaving.next()
+                if kind != "state":
+                    break
+        assert (kind, data["error"]) == ("gone", "err-not-at-table")
+        try:
+            extra = await asyncio.wait_for(leaving.next(), FIRST_EVENT)
+        except EOFError:
+            extra = None
+        assert extra is None  # the stream ended
+        # The one who stayed is still watching: the next change reaches them.
+        hub = s.bot.app.webapp.hub if s.bot.app.webapp is not None else None
+        assert hub is not None
+        await fake.wait_for(lambda: len(hub) == 1, message="one stream left")
+        fake.remove_bot_from_group(s.table.group)
+        async with asyncio.timeout(FIRST_EVENT):
+            while True:
+                kind, data = await staying.next()
+                assert kind == "state"
+                if data["paused"]:
+                    break

@@ -4,6 +4,7 @@ what a seat is told, moves and their refusals, and the live stream."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import sqlite3
@@ -20,7 +21,8 @@ from harness import InProcessBot, MakeBot, Table, move_buttons, open_table, sett
 from webapp_kit import FIRST_EVENT, Page, Stream, app_settings
 
 from bot.config import ConfigError, load_settings
-from engine import Game, Rules
+from bot.webapp.hub import STREAMS_PER_PERSON, STREAMS_PER_TABLE
+from engine import BLIND, CLAIM, Game, Rules
 from engine.cards import card_label
 
 GROUP = -1005151
@@ -254,6 +256,74 @@ async def test_out_of_turn_and_replayed_moves_are_refused(
     assert all(seat in (2, 3) for _, seat, _ in s.actions()[len(moved) :])  # computers only
 
 
+async def test_a_move_that_is_no_bid_and_no_card_is_refused_before_anything(
+    fake: FakeTelegram, make_bot: MakeBot
+) -> None:
+    """Bids, the blind nil and cards are 0..BLIND: anything else (a claim
+    too: it is made in the chat) is not a move from the page."""
+    s = await start_table(fake, make_bot)
+    me, _, state = await mover(s)
+    before = s.actions()
+    page = s.page(me)
+    for bad in (CLAIM, BLIND + 1, -1, 1000, 2**63):
+        status, answer = await page.move(state, bad)
+        assert (status, answer["error"]) == (400, "webapp-err-request"), bad
+        assert answer["text"] == "Бот не понял этот запрос."
+    await idle(s)
+    assert s.actions() == before
+    status, now = await page.state(s.table_id)
+    assert status == 200 and now["seq"] == state["seq"] and now["my_turn"]
+
+
+async def test_streams_are_limited_per_person_and_per_table(
+    fake: FakeTelegram, make_bot: MakeBot
+) -> None:
+    s = await start_table(fake, make_bot)
+    anna, boris = s.table.users
+    hub = s.bot.app.webapp.hub if s.bot.app.webapp is not None else None
+    assert hub is not None
+    members = [fake.add_user(601 + i, f"Гость {i}") for i in range(9)]
+    for u in members:
+        fake.add_member(GROUP, u)
+
+    async def opened(stack: contextlib.AsyncExitStack, user: FakeUser) -> Stream:
+        stream = await stack.enter_async_context(Stream(s.page(user), s.table_id))
+        if stream.status == 200:
+            kind, _ = await asyncio.wait_for(stream.next(), FIRST_EVENT)
+            assert kind == "state"
+        return stream
+
+    async with contextlib.AsyncExitStack() as stack:
+        mine = [await opened(stack, anna) for _ in range(STREAMS_PER_PERSON)]
+        assert all(m.status == 200 for m in mine)
+        extra = await opened(stack, anna)
+        assert extra.status == 429
+        answer = await extra.refusal()
+        assert answer == {
+            "error": "webapp-err-streams",
+            "text": "Стол открыт на слишком многих экранах. Закройте лишние и попробуйте снова.",
+        }
+        # A closed stream frees its place (once the bot sees it closed).
+        await mine[0].__aexit__(None, None, None)
+        await fake.wait_for(lambda: len(hub) == STREAMS_PER_PERSON - 1, message="freed")
+        assert (await opened(stack, anna)).status == 200
+        # The table: its seats' and its watchers' streams, up to the limit.
+        people = [boris, *members]
+        opened_now = STREAMS_PER_PERSON
+        for user in people:
+            for _ in range(STREAMS_PER_PERSON):
+                if opened_now == STREAMS_PER_TABLE:
+                    break
+                assert (await opened(stack, user)).status == 200
+                opened_now += 1
+        assert len(hub) == STREAMS_PER_TABLE
+        last = await opened(stack, members[-1])
+        assert last.status == 429 and (await last.refusal())["error"] == "webapp-err-streams"
+    await fake.wait_for(lambda: len(hub) == 0, message="every stream closed")
+    async with Stream(s.page(members[-1]), s.table_id) as again:
+        assert again.status == 200
+
+
 async def test_an_illegal_card_is_refused_with_the_engines_reason(
     fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
@@ -310,14 +380,37 @@ async def test_moves_arrive_live_and_a_dropped_stream_catches_up(
         assert status == 200
     await mover(s)  # the computers are done: a person is to move
     async with Stream(watcher_page, s.table_id) as stream:
-        kind, event = await asyncio.wait_for(stream.next(), 10)
-    for _ in range(100):  # the last computer move's commit may still be on its way
-        if len(s.actions()) >= event["seq"]:
-            break
-        await asyncio.sleep(0.02)
+        kind, event = await asyncio.wait_for(stream.next(), FIRST_EVENT)
+    assert kind == "state"
+    # The stream starts from the table as committed; the file is read here
+    # once it holds that many moves (a wait on the condition, not a time).
+    await fake.wait_for(
+        lambda: len(s.actions()) >= event["seq"], FIRST_EVENT, message="the moves in the file"
+    )
     assert event["seq"] == len(s.actions()) > seen
     _, now = await watcher_page.state(s.table_id)
     assert event == {**now, "now": event["now"]}
+
+
+async def test_a_new_stream_starts_from_the_table_as_it_is(
+    fake: FakeTelegram, make_bot: MakeBot
+) -> None:
+    """A stream opened right after a move, before the pages already open
+    are told of it, starts from the move: never from the state they had."""
+    s = await start_table(fake, make_bot)
+    me, other, state = await mover(s)
+    async with Stream(s.page(other), s.table_id) as open_one:
+        kind, first = await asyncio.wait_for(open_one.next(), FIRST_EVENT)
+        assert kind == "state" and first["seq"] == state["seq"]
+        action = state["bids"][2]["a"] if state["bids"] else state["playable"][0]
+        status, after = await s.page(me).move(state, action)
+        assert status == 200 and after["seq"] > first["seq"]
+        async with Stream(s.page(other), s.table_id) as new_one:
+            kind, event = await asyncio.wait_for(new_one.next(), FIRST_EVENT)
+        assert kind == "state" and event["seq"] >= after["seq"]
+        # The open stream is told too.
+        kind, event = await asyncio.wait_for(open_one.next(), FIRST_EVENT)
+        assert kind == "state" and event["seq"] >= after["seq"]
 
 
 async def test_a_change_that_is_not_a_move_arrives_live(

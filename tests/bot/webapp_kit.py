@@ -78,6 +78,12 @@ class Stream:
         assert self._response is not None
         return self._response.status
 
+    async def refusal(self) -> dict[str, Any]:
+        """A refused stream's answer (its error and text)."""
+        assert self._response is not None and self._response.status != 200
+        data: dict[str, Any] = await self._response.json()
+        return data
+
     async def next(self) -> tuple[str, dict[str, Any]]:
         """The next event (comments, the keep-alives, are skipped)."""
         assert self._response is not None
