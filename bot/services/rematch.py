@@ -59,5 +59,8 @@ class RematchService:
             try:
                 return await self.tables.open_new(opening)
             except sqlite3.IntegrityError:
-                # Another bot process on the same database? The index holds: one table.
+                # Another bot process on the same database? The index holds: one
+                # table. Any other refusal is no rematch made: it is an error.
+                if await repo_calls.rematch_of(self.ctx.db, table_id) is None:
+                    raise
                 raise UserError("err-rematch-done") from None
