@@ -198,13 +198,15 @@ class App:
             ),
         )
         bot = self.bot
+        # «Call me»: opening a table calls its group's subscribers, in its transaction.
+        self.calls = CallService(self.registry)
         self.tables = TableService(
-            self.registry, self.play, lambda chat, user: is_admin(bot, chat, user)
+            self.registry,
+            self.play,
+            lambda chat, user: is_admin(bot, chat, user),
+            on_open=self.calls.on_open,
         )
         self.lookups = LookupService(self.registry)
-        # «Call me»: a table's first showing calls its group's subscribers.
-        self.calls = CallService(self.registry, self.tables)
-        self.tables.open_hooks.append(self.calls.on_open)
         self.rematch = RematchService(self.registry, self.tables)
         self.records = RecordService(self.registry)
         self.teach = TeachService(self.registry, self.play)

@@ -141,8 +141,17 @@ class CallCb(Cb, prefix="cm"):
     t: int = 0
 
 
-# Call operations (CallCb.op).
+# Call operations (CallCb.op). CALL_TOGGLE is the 🔔 under a final result:
+# it turns the calls on (pressed again, they stay on).
 CALL_TOGGLE, CALL_OFF, CALL_SIT = "tg", "off", "sit"
+
+
+class CallOffCb(Cb, prefix="co"):
+    """🔕 under the answer to ``/call_me`` in group ``c``: the calls of user
+    ``u`` off; for ``u`` alone to press."""
+
+    c: int
+    u: int
 
 
 class RematchCb(Cb, prefix="rm"):

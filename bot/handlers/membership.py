@@ -1,6 +1,6 @@
-"""The bot's own membership: removed from or added back to a group, the group
-upgraded to a supergroup, a forum topic closed or reopened, a player
-blocking or unblocking the bot."""
+"""The bot's own membership: removed from or added back to a group (removed,
+nobody is called to it any more), the group upgraded to a supergroup, a
+forum topic closed or reopened, a player blocking or unblocking the bot."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from aiogram import F, Router
 from aiogram.types import ChatMemberUpdated, Message
 
 from bot.handlers.common import person, thread_of
+from bot.services.calls import CallService
 from bot.services.play import PlayService
 from bot.services.tables import TableService
 
@@ -15,7 +16,9 @@ GONE = {"left", "kicked"}
 PRESENT = {"member", "administrator", "creator", "restricted"}
 
 
-async def on_my_member(event: ChatMemberUpdated, tables: TableService, play: PlayService) -> None:
+async def on_my_member(
+    event: ChatMemberUpdated, tables: TableService, play: PlayService, calls: CallService
+) -> None:
     old, new = event.old_chat_member.status, event.new_chat_member.status
     gone, back = new in GONE and old not in GONE, new in PRESENT and old in GONE
     if event.chat.type == "private":
@@ -26,6 +29,8 @@ async def on_my_member(event: ChatMemberUpdated, tables: TableService, play: Pla
             await tables.remember(person(event.from_user), started=True)
             await play.user_returned(event.from_user.id)
     elif gone:
+        # Nobody is called to a group the bot is not in (added back: asked anew).
+        await calls.group_gone(event.chat.id)
         await tables.bot_removed(event.chat.id)
     elif back:
         await tables.bot_added(event.chat.id)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from aiogram import F, Router
-from aiogram.filters import Command
+from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 from aiogram_i18n import I18nContext
 
-from bot.callbacks import CALL_OFF, CALL_SIT, CALL_TOGGLE, CallCb, RematchCb
+from bot.callbacks import CALL_OFF, CALL_SIT, CALL_TOGGLE, CallCb, CallOffCb, RematchCb
 from bot.handlers.common import answer, author, in_own_chat, person
 from bot.i18n import esc, popup
 from bot.services.calls import CallService
@@ -15,21 +15,52 @@ from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.rematch import RematchService
 from bot.services.replies import Replies
+from bot.services.tables import TableService
+from bot.views.keyboard import Keyboard, button, keyboard
 from bot.views.social import call_off_keyboard, call_toggled
+
+# ``/call_me on`` and ``/call_me off``, as people may write them.
+ON_WORDS = {"on", "вкл", "да"}
+OFF_WORDS = {"off", "выкл", "нет", "stop", "стоп"}
+
+GROUPS = ("group", "supergroup")
+
+
+def off_button(text: str, chat_id: int, user_id: int) -> Keyboard:
+    """🔕 under the answer to ``/call_me``: for the person who asked alone."""
+    return keyboard([[button(text, CallOffCb.packed(c=chat_id, u=user_id))]])
 
 
 async def on_call_me(
-    message: Message, i18n: I18nContext, calls: CallService, registry: Registry, replies: Replies
+    message: Message,
+    command: CommandObject,
+    i18n: I18nContext,
+    calls: CallService,
+    registry: Registry,
+    replies: Replies,
 ) -> None:
-    """``/call_me`` in a group: the calls on, or off again. Only a person can
-    be called: an anonymous admin or a channel is asked to write as themselves."""
+    """``/call_me`` in a group: the calls on, or off again (``/call_me off``:
+    off, ``/call_me on``: on, whatever they were). Only a person can be
+    called: an anonymous admin or a channel is asked to write as themselves."""
     who = author(message)
     if who is None:
         raise UserError("err-write-as-yourself")
-    on, reachable = await calls.toggle(message.chat.id, who)
+    word = (command.args or "").strip().lower()
+    if word and word not in ON_WORDS | OFF_WORDS:
+        raise UserError("err-call-args")
+    chat = message.chat
+    if word in OFF_WORDS:
+        await calls.turn_off(chat.id, who.user_id)
+        on, reachable = False, True
+    elif word in ON_WORDS:
+        _, reachable = await calls.subscribe(chat.id, who)
+        on = True
+    else:
+        on, reachable = await calls.toggle(chat.id, who)
     bot = registry.ctx.bot_username
-    text = call_toggled(i18n.get, on, reachable, message.chat.title or "", bot)
-    await answer(message, replies, text, passing=True)
+    text = call_toggled(i18n.get, on, reachable, chat.title or "", bot)
+    markup = off_button(i18n.get("btn-call-off"), chat.id, who.user_id) if on else None
+    await answer(message, replies, text, markup, passing=True)
 
 
 async def on_call_me_private(message: Message, i18n: I18nContext, replies: Replies) -> None:
@@ -48,22 +79,27 @@ async def on_call_press(
     callback_data: CallCb,
     i18n: I18nContext,
     calls: CallService,
+    tables: TableService,
     registry: Registry,
     replies: Replies,
 ) -> None:
-    """The button under a final result (in the group), or a call's own buttons
-    (in the presser's private chat only)."""
+    """The 🔔 under a final result (in the group: the calls on, and pressed
+    again they stay on), or a call's own buttons (in the presser's private
+    chat only)."""
     if cb.message is None:
         raise UserError("err-stale")
     chat = cb.message.chat
     who = person(cb.from_user)
     op, chat_id = callback_data.op, callback_data.c
     if op == CALL_TOGGLE:
-        if chat.id != chat_id or chat.type not in ("group", "supergroup"):
+        if chat.id != chat_id or chat.type not in GROUPS:
             raise UserError("err-stale")
-        on, reachable = await calls.toggle(chat_id, who)
+        added, reachable = await calls.subscribe(chat_id, who)
         bot = registry.ctx.bot_username
-        text = call_toggled(i18n.get, on, reachable, chat.title or "", bot)
+        if added:
+            text = call_toggled(i18n.get, True, reachable, chat.title or "", bot)
+        else:
+            text = i18n.get("call-already", group=esc(chat.title or ""))
         await cb.answer(popup(text), show_alert=True)
         return
     if not in_own_chat(cb):
@@ -73,7 +109,7 @@ async def on_call_press(
         await replies.edit(chat.id, cb.message.message_id, i18n.get("call-off-private"))
         await cb.answer()
     elif op == CALL_SIT:
-        seated = await calls.sit(chat_id, callback_data.t, who)
+        seated = await tables.join_from_call(chat_id, callback_data.t, who)
         if isinstance(seated, str):  # the bot must be started first
             await cb.answer(url=seated)
             return
@@ -85,11 +121,31 @@ async def on_call_press(
         raise UserError("err-stale")
 
 
+async def on_call_off_press(
+    cb: CallbackQuery,
+    callback_data: CallOffCb,
+    i18n: I18nContext,
+    calls: CallService,
+    replies: Replies,
+) -> None:
+    """🔕 under the answer to ``/call_me``: the calls of the person it
+    answered off, pressed by that person in that group; anyone else is refused."""
+    message = cb.message
+    if message is None or message.chat.id != callback_data.c or message.chat.type not in GROUPS:
+        raise UserError("err-stale")
+    if cb.from_user.id != callback_data.u:
+        raise UserError("err-call-not-yours")
+    await calls.turn_off(callback_data.c, callback_data.u)
+    text = call_toggled(i18n.get, False, True, message.chat.title or "", "")
+    await replies.edit(message.chat.id, message.message_id, text)
+    await cb.answer(popup(text))
+
+
 async def on_rematch(
     cb: CallbackQuery, callback_data: RematchCb, i18n: I18nContext, rematch: RematchService
 ) -> None:
     """Under a final result in the group: the same table again."""
-    if cb.message is None or cb.message.chat.type not in ("group", "supergroup"):
+    if cb.message is None or cb.message.chat.type not in GROUPS:
         raise UserError("err-stale")
     await rematch.rematch(callback_data.t, cb.message.chat.id, person(cb.from_user))
     await cb.answer(popup(i18n.get("rematch-opened")))
@@ -98,11 +154,10 @@ async def on_rematch(
 def build() -> Router:
     """A fresh router: each App (and each test) gets its own."""
     router = Router(name="social")
-    router.message.register(
-        on_call_me, Command("call_me"), F.chat.type.in_({"group", "supergroup"})
-    )
+    router.message.register(on_call_me, Command("call_me"), F.chat.type.in_(set(GROUPS)))
     router.message.register(on_call_me_private, Command("call_me"), F.chat.type == "private")
     router.message.register(on_member_left, F.left_chat_member)
     router.callback_query.register(on_call_press, CallCb.filter())
+    router.callback_query.register(on_call_off_press, CallOffCb.filter())
     router.callback_query.register(on_rematch, RematchCb.filter())
     return router

@@ -3,9 +3,11 @@
 A person asks in a group (``/call_me``, or the button under a game's final
 result) to be called; when a table opens in that group, in any of its
 topics, each of them gets one private message with a seat in one tap. The
-calls are queued in the transaction that first shows the table, so a table
-that was shown has its calls on disk; a person is called at most once an
-hour per group, however many tables open.
+calls are queued in the transaction that opens the table (its row, its
+seats, its group message and the calls are written together), so no table
+is without its calls and no call without its table, ``kill -9`` or not; a
+person is called at most once an hour per group, however many tables open.
+When the bot leaves a group, that group's calls end.
 """
 
 from __future__ import annotations
@@ -14,9 +16,8 @@ from functools import partial
 
 from bot.model import LiveTable
 from bot.outbox import enqueue_send
-from bot.services.errors import UserError
 from bot.services.live import Registry
-from bot.services.tables import Person, TableService
+from bot.services.tables import Person
 from bot.storage import repo, repo_calls
 from bot.storage.db import Conn
 from bot.views.social import call_message
@@ -26,39 +27,51 @@ CALL_EVERY = 3600.0
 
 
 class CallService:
-    def __init__(self, reg: Registry, tables: TableService) -> None:
+    """Built before the tables: :class:`~bot.services.tables.TableService` is
+    given :meth:`on_open` when it is constructed."""
+
+    def __init__(self, reg: Registry) -> None:
         self.reg = reg
         self.ctx = reg.ctx
-        self.tables = tables
+
+    async def subscribe(self, chat_id: int, person: Person) -> tuple[bool, bool]:
+        """Calls on (the button under a result, ``/call_me on``): (newly on,
+        the bot can write to the person). Pressed again it stays on. Someone
+        who never pressed Start is subscribed all the same, and told that the
+        calls reach them once they have."""
+        return await self._change(chat_id, person, toggle=False)
 
     async def toggle(self, chat_id: int, person: Person) -> tuple[bool, bool]:
-        """Calls on, or off again: (now on, the bot can write to the person).
-        Someone who never pressed Start is subscribed all the same, and told
-        that the calls reach them once they have."""
-        async with self.reg.chat_lock(chat_id):
-            user = await repo.get_user(self.ctx.db, person.user_id)
-            on = not await repo_calls.is_subscribed(self.ctx.db, chat_id, person.user_id)
-            async with self.ctx.db.tx() as conn:
-                await repo.upsert_user(
-                    conn, person.user_id, person.first_name, person.username, person.lang
-                )
-                if on:
-                    await repo_calls.subscribe(conn, chat_id, person.user_id)
-                else:
-                    await repo_calls.unsubscribe(conn, chat_id, person.user_id)
+        """``/call_me``: calls on, or off again: (now on, the bot can write to the person)."""
+        return await self._change(chat_id, person, toggle=True)
+
+    async def _change(self, chat_id: int, person: Person, *, toggle: bool) -> tuple[bool, bool]:
+        user = await repo.get_user(self.ctx.db, person.user_id)
+        async with self.ctx.db.tx() as conn:
+            await repo.upsert_user(
+                conn, person.user_id, person.first_name, person.username, person.lang
+            )
+            added = await repo_calls.subscribe(conn, chat_id, person.user_id)
+            if toggle and not added:
+                await repo_calls.unsubscribe(conn, chat_id, person.user_id)
         self.reg.langs[person.user_id] = person.lang
-        return on, user is not None and user.started and not user.blocked
+        return added, user is not None and user.started and not user.blocked
 
     async def turn_off(self, chat_id: int, user_id: int) -> bool:
-        """The call's own button: no more calls from that group (True: there were)."""
+        """No more calls from that group (True: there were). Again: nothing changes."""
         if not repo.storable(chat_id):
             return False
-        async with self.reg.chat_lock(chat_id), self.ctx.db.tx() as conn:
+        async with self.ctx.db.tx() as conn:
             return await repo_calls.unsubscribe(conn, chat_id, user_id)
 
+    async def group_gone(self, chat_id: int) -> None:
+        """The bot left or was removed from the group: nobody is called to it."""
+        async with self.ctx.db.tx() as conn:
+            await repo_calls.drop_chat(conn, chat_id)
+
     async def on_open(self, conn: Conn, live: LiveTable) -> None:
-        """A hook of the transaction that first shows a table: the calls.
-        Nobody is called to a full table, nor to a table they sit at."""
+        """Part of the transaction that opens a table (``TableService.open_new``):
+        the calls. Nobody is called to a full table, nor to a table they sit at."""
         if None not in live.seats:
             return
         now = self.ctx.clock.now()
@@ -73,15 +86,3 @@ class CallService:
             tr = partial(self.ctx.texts, callee.lang or live.lang)
             text, markup = call_message(tr, live)
             await enqueue_send(conn, callee.user_id, text, markup)
-
-    async def sit(self, chat_id: int, table_id: int, person: Person) -> LiveTable | str:
-        """The call's seat button: a free seat at that very table while it is
-        still open (the table's own checks). A person the bot no longer knows
-        (forgotten since) gets the table's deep link to Start with instead."""
-        row = await repo.get_table(self.ctx.db, table_id)
-        if row is None or row.chat_id != chat_id:
-            raise UserError("err-stale")
-        user = await repo.get_user(self.ctx.db, person.user_id)
-        if user is None or not user.started or user.blocked:
-            return self.tables.join_link(table_id, 0)
-        return await self.tables.join_from_link(table_id, -1, person)

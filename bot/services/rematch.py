@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.model import LiveTable, rules_to_json
-from bot.services import render
+from bot.model import LiveTable, Place
 from bot.services.errors import UserError
 from bot.services.live import Registry
-from bot.services.tables import Person, TableService
+from bot.services.tables import Opening, Person, TableService
 from bot.storage import repo, repo_calls
 
 
@@ -43,51 +42,25 @@ class RematchService:
                 raise UserError("err-rematch-done")
             if await self.reg.live_in(chat_id, old.thread_id) is not None:
                 raise UserError("err-rematch-busy")
-            return await self._open(old)
-
-    async def _open(self, old: LiveTable) -> LiveTable:
-        ids = [uid for uid in old.seats if uid is not None]
-        users = await repo.get_users(self.ctx.db, ids)
-        seats = [
-            uid
-            if uid is not None
-            and (user := users.get(uid)) is not None
-            and user.started
-            and not user.blocked
-            else None
-            for uid in old.seats
-        ]
-        try:
-            async with self.ctx.db.tx() as conn:
-                table_id = await repo.create_table(
-                    conn,
-                    old.chat_id,
-                    old.chat_title,
-                    old.creator_id,
-                    rules_to_json(old.rules),
-                    old.players,
-                    old.lang,
-                    old.thread_id,
-                )
-                await repo.update_table(
-                    conn,
-                    table_id,
-                    pace=old.pace,
-                    hints=int(old.hints),
-                    ai_level=old.ai_level,
-                    rematch_of=old.table_id,
-                )
-                for seat, uid in enumerate(seats):
-                    if uid is not None:
-                        await repo.set_seat(conn, table_id, seat, uid)
-        except sqlite3.IntegrityError:
-            # Another bot process on the same database? The index holds: one table.
-            raise UserError("err-rematch-done") from None
-        live = await self.reg.get(table_id)
-        assert live is not None
-        async with self.reg.lock(table_id), self.ctx.db.tx() as conn:
-            await render.table_message(conn, self.reg, live)
-            for hook in self.tables.open_hooks:
-                await hook(conn, live)
-        self.ctx.outbox.wake()
-        return live
+            # The same way as /newgame: one transaction with the seats, the
+            # table message and the calls.
+            opening = Opening(
+                place=Place(old.chat_id, old.thread_id),
+                title=old.chat_title,
+                creator_id=old.creator_id,
+                lang=old.lang,
+                rules=old.rules,
+                ai_level=old.ai_level,
+                seats=tuple(old.seats),
+                pace=old.pace,
+                hints=old.hints,
+                rematch_of=old.table_id,
+            )
+            try:
+                return await self.tables.open_new(opening)
+            except sqlite3.IntegrityError:
+                # Another bot process on the same database? The index holds: one
+                # table. Any other refusal is no rematch made: it is an error.
+                if await repo_calls.rematch_of(self.ctx.db, table_id) is None:
+                    raise
+                raise UserError("err-rematch-done") from None

@@ -19,7 +19,7 @@ from bot.services.play import PlayService
 from bot.storage import repo, repo_calls, repo_club, repo_tail
 from bot.storage.db import Conn
 from bot.views.table import OPTION_VALUES
-from engine import EngineError
+from engine import EngineError, Rules
 from engine.ai import LEVELS
 from engine.rules import PRESETS
 
@@ -39,7 +39,7 @@ class Person:
 #: Asks Telegram whether a user is an admin of a group: (chat, user) -> bool.
 AdminCheck = Callable[[int, int], Awaitable[bool]]
 
-#: Run in the transaction that first shows a new table (the calls to its group's subscribers).
+#: Run in the transaction that opens a table (the calls to its group's subscribers).
 OpenHook = Callable[[Conn, LiveTable], Awaitable[None]]
 
 
@@ -56,16 +56,42 @@ def pause_key(reason: Pause) -> str:
     }[reason]
 
 
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """A table about to open: where, with what, and who sits where.
+
+    ``seats`` are the people to seat, seat by seat (shorter: the rest free);
+    those the bot cannot write to (never started it, blocked it) are left
+    out. ``pace`` None: the default one."""
+
+    place: Place
+    title: str
+    creator_id: int
+    lang: str
+    rules: Rules
+    ai_level: str
+    seats: tuple[int | None, ...] = ()
+    pace: int | None = None
+    hints: bool = False
+    rematch_of: int | None = None
+
+
 class TableService:
     def __init__(
-        self, reg: Registry, play: PlayService, is_admin: AdminCheck = _nobody_is_admin
+        self,
+        reg: Registry,
+        play: PlayService,
+        is_admin: AdminCheck = _nobody_is_admin,
+        *,
+        on_open: OpenHook,
     ) -> None:
+        """``on_open``: part of the transaction that opens a table (the calls)."""
         self.reg = reg
         self.ctx = reg.ctx
         self.play = play
         self.is_admin = is_admin
+        self.on_open = on_open
         self._options_open: set[int] = set()
-        self.open_hooks: list[OpenHook] = []
 
     def join_link(self, table_id: int, seat: int) -> str:
         return f"https://t.me/{self.ctx.bot_username}?start=join_{table_id}_{seat}"
@@ -108,37 +134,102 @@ class TableService:
                 )
             self.ctx.outbox.wake()
             raise UserError("err-table-exists")
-        user = None if person is None else await repo.get_user(self.ctx.db, person.user_id)
         if place.topic:
             title = f"{title} › {place.topic}"
+        opening = Opening(
+            place=place,
+            title=title,
+            creator_id=NO_CREATOR if person is None else person.user_id,
+            lang=self.ctx.settings.default_lang if person is None else person.lang,
+            rules=PRESETS["classic"],
+            # AI_LEVEL as it is now: the table's own from here on.
+            ai_level=self.ctx.settings.ai_level,
+            seats=() if person is None else (person.user_id,),
+        )
+        return await self.open_new(opening, person)
+
+    async def open_new(self, opening: Opening, person: Person | None = None) -> LiveTable:
+        """Open a table, under its chat's lock (``/newgame``, «Ещё партию»):
+        in one transaction its row, its seats, its group message and the
+        calls to the group's subscribers, so a crash leaves all or none of
+        them. ``person``: who opened it, remembered in that transaction.
+        A unique index may refuse the row (``sqlite3.IntegrityError``, e.g.
+        a second rematch of one table): nothing is written then."""
+        wanted = [uid for uid in opening.seats if uid is not None]
+        users = await repo.get_users(self.ctx.db, wanted)
+        can_write = {uid for uid, u in users.items() if u.started and not u.blocked}
+        players = opening.rules.players
+        seats = [uid if uid in can_write else None for uid in opening.seats[:players]]
+        seats += [None] * (players - len(seats))
+        names = {uid: users[uid].first_name for uid in seats if uid is not None}
+        if person is not None and person.user_id in names:
+            names[person.user_id] = person.first_name
+        authority = await repo_club.authority(self.ctx.db, list(names))
         async with self.ctx.db.tx() as conn:
             if person is not None:
                 await repo.upsert_user(
                     conn, person.user_id, person.first_name, person.username, person.lang
                 )
-            rules = PRESETS["classic"]
             table_id = await repo.create_table(
                 conn,
-                place.chat_id,
-                title,
-                NO_CREATOR if person is None else person.user_id,
-                rules_to_json(rules),
-                rules.players,
-                self.ctx.settings.default_lang if person is None else person.lang,
-                place.thread_id,
+                opening.place.chat_id,
+                opening.title,
+                opening.creator_id,
+                rules_to_json(opening.rules),
+                players,
+                opening.lang,
+                opening.place.thread_id,
             )
-            # AI_LEVEL as it is now: the table's own from here on.
-            await repo.update_table(conn, table_id, ai_level=self.ctx.settings.ai_level)
-            if person is not None and user is not None and user.started and not user.blocked:
-                await repo.set_seat(conn, table_id, 0, person.user_id)
+            extra: dict[str, object] = {"ai_level": opening.ai_level}
+            if opening.pace is not None:
+                extra["pace"] = opening.pace
+            if opening.hints:
+                extra["hints"] = 1
+            if opening.rematch_of is not None:
+                extra["rematch_of"] = opening.rematch_of
+            await repo.update_table(conn, table_id, **extra)
+            for seat, uid in enumerate(seats):
+                if uid is not None:
+                    await repo.set_seat(conn, table_id, seat, uid)
+            # The table as it will be read back once committed: shown, and
+            # its calls made, in this same transaction.
+            shown = LiveTable(
+                table_id=table_id,
+                chat_id=opening.place.chat_id,
+                chat_title=opening.title,
+                creator_id=opening.creator_id,
+                status=TableStatus.OPEN,
+                rules=opening.rules,
+                lang=opening.lang,
+                seats=list(seats),
+                names=names,
+                hints=opening.hints,
+                thread_id=opening.place.thread_id,
+                ai_level=opening.ai_level or self.ctx.settings.ai_level,
+                authority=authority,
+            )
+            if opening.pace is not None:
+                shown.pace = opening.pace
+            await render.table_message(conn, self.reg, shown)
+            await self.on_open(conn, shown)
+        if person is not None:
+            self.reg.langs[person.user_id] = person.lang
+        self.ctx.outbox.wake()
         live = await self.reg.get(table_id)
         assert live is not None
-        async with self.ctx.db.tx() as conn:
-            await render.table_message(conn, self.reg, live)
-            for hook in self.open_hooks:
-                await hook(conn, live)
-        self.ctx.outbox.wake()
         return live
+
+    async def join_from_call(self, chat_id: int, table_id: int, person: Person) -> LiveTable | str:
+        """A call's seat button: a free seat at that very table while it is
+        still open (the table's own checks). A person the bot no longer knows
+        (forgotten since) gets the table's deep link to Start with instead."""
+        row = await repo.get_table(self.ctx.db, table_id)
+        if row is None or row.chat_id != chat_id:
+            raise UserError("err-stale")
+        user = await repo.get_user(self.ctx.db, person.user_id)
+        if user is None or not user.started or user.blocked:
+            return self.join_link(table_id, 0)
+        return await self.join_from_link(table_id, -1, person)
 
     async def _open_table(self, table_id: int) -> LiveTable:
         live = await self.reg.get(table_id)
@@ -334,10 +425,7 @@ class TableService:
                 await render.table_message(conn, self.reg, live, show)
         self.ctx.outbox.wake()
 
-    async def _set_rules(self, live: LiveTable, rules: object) -> None:
-        from engine import Rules
-
-        assert isinstance(rules, Rules)
+    async def _set_rules(self, live: LiveTable, rules: Rules) -> None:
         async with self.ctx.db.tx() as conn:
             if rules.players != live.players:
                 await repo.resize_seats(conn, live.table_id, rules.players)

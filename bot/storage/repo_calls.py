@@ -27,12 +27,14 @@ async def is_subscribed(db: Database, chat_id: int, user_id: int) -> bool:
     return row is not None
 
 
-async def subscribe(conn: Conn, chat_id: int, user_id: int) -> None:
-    await execute(
+async def subscribe(conn: Conn, chat_id: int, user_id: int) -> bool:
+    """True when the person was not subscribed yet (a second time changes nothing)."""
+    _, changed = await statement(
         conn,
         "INSERT OR IGNORE INTO call_me(chat_id, user_id) VALUES (?, ?)",
         (chat_id, user_id),
     )
+    return changed > 0
 
 
 async def unsubscribe(conn: Conn, chat_id: int, user_id: int) -> bool:
@@ -41,6 +43,11 @@ async def unsubscribe(conn: Conn, chat_id: int, user_id: int) -> bool:
         conn, "DELETE FROM call_me WHERE chat_id=? AND user_id=?", (chat_id, user_id)
     )
     return changed > 0
+
+
+async def drop_chat(conn: Conn, chat_id: int) -> None:
+    """The bot is no longer in the group: nobody is called to it any more."""
+    await execute(conn, "DELETE FROM call_me WHERE chat_id=?", (chat_id,))
 
 
 async def next_callee(conn: Conn, chat_id: int, called_before: float, after: int) -> Callee | None:

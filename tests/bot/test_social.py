@@ -3,6 +3,7 @@ table, as people use them through Telegram."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -279,6 +280,25 @@ async def test_rematch_seats_the_same_people_with_the_same_settings(
     answer = await press_label(fake, gleb, over, "Звать меня")
     assert "Позову вас" in answer["text"]
     assert rows(db_path, "SELECT user_id FROM call_me") == [(gleb.id,)]
+    # Pressed again, or twice at once, they stay on.
+    presses = [await fake.press_button(gleb, over, text_contains="Звать меня") for _ in range(2)]
+    for press in presses:
+        assert "уже в списке" in (await press.answer())["text"]
+    assert rows(db_path, "SELECT user_id FROM call_me") == [(gleb.id,)]
+
+    # A rematch whose calls cannot be written (as a kill -9 there would be)
+    # leaves no table behind either: it is one transaction.
+    await asyncio.to_thread(
+        ddl,
+        db_path,
+        "CREATE TRIGGER no_calls BEFORE UPDATE OF last_called_at ON call_me"
+        " BEGIN SELECT RAISE(ABORT, 'the disk is gone'); END",
+    )
+    answer = await press_label(fake, anna, over, "Ещё партию")
+    assert "Что-то пошло не так" in answer["text"]
+    assert rows(db_path, "SELECT 1 FROM tables WHERE rematch_of IS NOT NULL") == []
+    assert rows(db_path, "SELECT 1 FROM tables WHERE status='open'") == []
+    await asyncio.to_thread(ddl, db_path, "DROP TRIGGER no_calls")
 
     # Anna and Boris press at once: one new table.
     presses = [
@@ -362,3 +382,158 @@ async def test_who_leaves_the_group_is_called_no_more(
         await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"))
     fake.remove_member(GROUP, boris)
     await fake.wait_for(lambda: rows(db_path, "SELECT user_id FROM call_me") == [(anna.id,)])
+
+
+def answer_to(fake: FakeTelegram, chat_id: int, asked: dict[str, Any]) -> FakeMessage | None:
+    """The bot's answer to the message ``asked``, as it stands now."""
+    return next(
+        (
+            m
+            for m in fake.chat_messages(chat_id)
+            if m.reply_to is not None and m.reply_to.message_id == asked["message_id"]
+        ),
+        None,
+    )
+
+
+def ddl(db: Path, sql: str) -> None:
+    con = sqlite3.connect(db, timeout=10)
+    try:
+        con.execute(sql)
+        con.commit()
+    finally:
+        con.close()
+
+
+def subscribers(db: Path, chat_id: int) -> list[int]:
+    return [
+        r[0] for r in rows(db, "SELECT user_id FROM call_me WHERE chat_id=? ORDER BY 1", chat_id)
+    ]
+
+
+async def test_call_me_toggles_and_its_off_button_is_for_its_person_alone(
+    fake: FakeTelegram, db_path: Path, running_bot: InProcessBot
+) -> None:
+    anna, boris = fake.add_user(5801, "Анна"), fake.add_user(5802, "Борис")
+    fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
+    other = -5550003
+    fake.add_group(other, "Дача", members=[anna, boris], admins=[anna])
+    for u in (anna, boris):
+        await fake.start_bot(u)
+    asked = await fake.send_text(anna, other, "/call_me")
+    await fake.wait_for(reply_to(fake, other, asked, "Позову вас"))
+
+    # /call_me: on, with one tap to turn it off under the answer.
+    asked = await fake.send_text(anna, GROUP, "/call_me")
+    on = await fake.wait_for(lambda: answer_to(fake, GROUP, asked))
+    assert "Позову вас" in on.text and "/call_me off" in on.text
+    off = fake.find_button(on, text_contains="Больше не звать").value
+    assert off is not None
+    # Boris cannot turn Anna's calls off, through her button or a forged one.
+    answer = await (await fake.press_button(boris, on, text_contains="Больше не звать")).answer()
+    assert "для того, кто просил звать" in answer["text"]
+    forged = await fake.press_raw(boris, GROUP, on.message_id, f"co:{GROUP}:{anna.id}")
+    assert "для того, кто просил звать" in (await forged.answer())["text"]
+    # Nor does her button pressed on a message of another chat (her other group's calls).
+    other_message = fake.chat_messages(other)[-1]
+    forged = await fake.press_raw(anna, other, other_message.message_id, off)
+    assert "устарела" in (await forged.answer())["text"]
+    forged = await fake.press_raw(anna, GROUP, on.message_id, f"co:{other}:{anna.id}")
+    assert "устарела" in (await forged.answer())["text"]
+    await fake.wait_idle(quiet=0.05)
+    assert subscribers(db_path, GROUP) == [anna.id]
+    assert subscribers(db_path, other) == [anna.id]
+    assert "Позову вас" in fake.message(GROUP, on.message_id).text
+
+    # Anna's own tap (a double click): off, the answer says so and loses the button.
+    presses = [await fake.press_button(anna, on, text_contains="Больше не звать") for _ in range(2)]
+    answers = [(await p.answer())["text"] for p in presses]
+    assert "Больше не зову" in answers[0]
+    assert "Больше не зову" in answers[1] or "устарела" in answers[1]
+    await fake.wait_for(lambda: "Больше не зову" in fake.message(GROUP, on.message_id).text)
+    assert fake.message(GROUP, on.message_id).buttons() == []
+    assert subscribers(db_path, GROUP) == []
+    assert subscribers(db_path, other) == [anna.id]
+
+    # /call_me off is off, whatever it was; /call_me again on, then off again.
+    asked = await fake.send_text(anna, GROUP, "/call_me off")
+    await fake.wait_for(reply_to(fake, GROUP, asked, "Больше не зову"))
+    assert subscribers(db_path, GROUP) == []
+    asked = await fake.send_text(anna, GROUP, "/call_me")
+    await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"))
+    assert subscribers(db_path, GROUP) == [anna.id]
+    asked = await fake.send_text(anna, GROUP, "/call_me")
+    await fake.wait_for(reply_to(fake, GROUP, asked, "Больше не зову"))
+    assert subscribers(db_path, GROUP) == []
+    # /call_me on stays on; a word it does not know changes nothing.
+    for _ in range(2):
+        asked = await fake.send_text(boris, GROUP, "/call_me on")
+        await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"))
+    assert subscribers(db_path, GROUP) == [boris.id]
+    asked = await fake.send_text(boris, GROUP, "/call_me завтра")
+    await fake.wait_for(reply_to(fake, GROUP, asked, "/call_me off — не звать"))
+    asked = await fake.send_text(boris, GROUP, "/call_me off")
+    await fake.wait_for(reply_to(fake, GROUP, asked, "Больше не зову"))
+    assert subscribers(db_path, GROUP) == []
+    assert subscribers(db_path, other) == [anna.id]
+
+
+async def test_a_table_and_its_calls_are_written_together(
+    fake: FakeTelegram, db_path: Path, running_bot: InProcessBot
+) -> None:
+    """A failure while the calls are written (as a kill -9 there would be)
+    leaves no table either: /newgame again opens it, and the calls go out."""
+    anna, boris = fake.add_user(5901, "Анна"), fake.add_user(5902, "Борис")
+    fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
+    for u in (anna, boris):
+        await fake.start_bot(u)
+    asked = await fake.send_text(boris, GROUP, "/call_me")
+    await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"))
+    # The database refuses to record a call (the bot runs in this event loop:
+    # the schema is changed from a thread, so the bot goes on meanwhile).
+    await asyncio.to_thread(
+        ddl,
+        db_path,
+        "CREATE TRIGGER no_calls BEFORE UPDATE OF last_called_at ON call_me"
+        " BEGIN SELECT RAISE(ABORT, 'the disk is gone'); END",
+    )
+    asked = await fake.send_text(anna, GROUP, "/newgame")
+    await fake.wait_for(reply_to(fake, GROUP, asked, "Что-то пошло не так"))
+    await fake.wait_idle(quiet=0.1)
+    assert rows(db_path, "SELECT 1 FROM tables") == []
+    assert rows(db_path, "SELECT 1 FROM seats") == []
+    assert all(
+        "открыли стол" not in r[0]
+        for r in rows(db_path, "SELECT payload FROM outbox WHERE chat_id=?", boris.id)
+    )
+    assert all("Новый стол" not in t for t in fake.sent_texts(GROUP))
+    await asyncio.to_thread(ddl, db_path, "DROP TRIGGER no_calls")
+    table = await new_table(fake, anna, GROUP)
+    await fake.wait_for(lambda: calls_of(fake, boris), message="Boris called")
+    assert "Анна" in table.table_message().text
+    assert len(rows(db_path, "SELECT 1 FROM tables")) == 1
+
+
+async def test_a_group_the_bot_left_calls_nobody(
+    fake: FakeTelegram, db_path: Path, running_bot: InProcessBot
+) -> None:
+    anna, boris = fake.add_user(6001, "Анна"), fake.add_user(6002, "Борис")
+    fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
+    other = -5550004
+    fake.add_group(other, "Дача", members=[anna, boris], admins=[anna])
+    for u in (anna, boris):
+        await fake.start_bot(u)
+    for chat in (GROUP, other):
+        asked = await fake.send_text(boris, chat, "/call_me")
+        await fake.wait_for(reply_to(fake, chat, asked, "Позову вас"))
+    fake.remove_bot_from_group(GROUP, anna)
+    await fake.wait_for(lambda: subscribers(db_path, GROUP) == [], message="calls ended")
+    assert subscribers(db_path, other) == [boris.id]
+    # Added back, a new table there calls nobody; the other group still calls Boris.
+    fake.add_bot_to_group(GROUP, anna)
+    await new_table(fake, anna, GROUP)
+    await fake.wait_idle(quiet=0.2)
+    assert calls_of(fake, boris) == []
+    await new_table(fake, anna, other)
+    await fake.wait_for(lambda: calls_of(fake, boris), message="Boris called to the other group")
+    assert len(calls_of(fake, boris)) == 1 and "«Дача»" in calls_of(fake, boris)[0].text
