@@ -36,7 +36,7 @@ from bot.model import CLAIMS_PER_HAND, LiveTable
 from bot.outbox import enqueue_put, enqueue_send
 from bot.pace import reminder_times
 from bot.services import render
-from bot.services.errors import UserError, paused_error
+from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.storage import repo, repo_claims
@@ -206,16 +206,6 @@ class ClaimService:
         self.play = play
         self.votes = votes
 
-    async def _playing(self, table_id: int) -> LiveTable:
-        live = await self.reg.get(table_id)
-        if live is None or live.status != "playing" or live.game is None:
-            raise UserError("err-stale")
-        if live.game.finished:
-            raise UserError("err-game_over")
-        if live.paused:
-            raise paused_error(live)
-        return live
-
     async def _unreachable(self, live: LiveTable, voters: list[int]) -> int | None:
         """The first voter the bot cannot write to (blocked, or never started
         in private), if any: their answer could never come."""
@@ -233,7 +223,7 @@ class ClaimService:
     # ------------------------------------------------------------ claim
     async def claim(self, table_id: int, user_id: int, seq: int, n: int) -> None:
         async with self.reg.lock(table_id):
-            live = await self._playing(table_id)
+            live = await self.play.playing(table_id)
             seat = live.seat_of(user_id)
             if seat is None:
                 raise UserError("err-not-at-table")
@@ -339,7 +329,7 @@ class ClaimService:
     # ------------------------------------------------------------- vote
     async def vote(self, table_id: int, user_id: int, seq: int, n: int, yes: bool) -> None:
         async with self.reg.lock(table_id):
-            live = await self._playing(table_id)
+            live = await self.play.playing(table_id)
             seat = live.seat_of(user_id)
             if seat is None:
                 raise UserError("err-not-at-table")

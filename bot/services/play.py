@@ -155,7 +155,7 @@ class PlayService:
     # ------------------------------------------------------------- moves
     async def human_move(self, table_id: int, user_id: int, seq: int, action: int) -> None:
         async with self.reg.lock(table_id):
-            live = await self._playing(table_id)
+            live = await self.playing(table_id)
             seat = live.seat_of(user_id)
             if seat is None:
                 raise UserError("err-not-at-table")
@@ -189,7 +189,7 @@ class PlayService:
     async def look(self, table_id: int, user_id: int) -> None:
         """Open one's cards: blind nil is given up for this hand."""
         async with self.reg.lock(table_id):
-            live = await self._playing(table_id)
+            live = await self.playing(table_id)
             seat = live.seat_of(user_id)
             if seat is None:
                 raise UserError("err-not-at-table")
@@ -206,7 +206,7 @@ class PlayService:
         """The ping's button: the hand anew at the bottom of the private chat,
         and the ping gone."""
         async with self.reg.lock(table_id):
-            live = await self._playing(table_id)
+            live = await self.playing(table_id)
             seat = live.seat_of(user_id)
             if seat is None:
                 raise UserError("err-not-at-table")
@@ -218,7 +218,7 @@ class PlayService:
 
     async def why(self, table_id: int, user_id: int, seq: int, action: int) -> str:
         """Why a marked card cannot be played: the engine's own refusal, as a locale key."""
-        live = await self._playing(table_id)
+        live = await self.playing(table_id)
         seat = live.seat_of(user_id)
         if seat is None:
             return "err-not-at-table"
@@ -298,7 +298,8 @@ class PlayService:
                 await self.votes.unreachable(live, seat)
         self.on_change()
 
-    async def _playing(self, table_id: int) -> LiveTable:
+    async def playing(self, table_id: int) -> LiveTable:
+        """The running table a press is for, or the refusal a press gets."""
         live = await self.reg.get(table_id)
         if live is None or live.status != "playing" or live.game is None:
             raise UserError("err-stale")

@@ -133,6 +133,26 @@ async def claim(fake: FakeTelegram, user: FakeUser, msg: FakeMessage) -> dict:
     return await (await fake.press(user, user.id, msg.message_id, data)).answer(timeout=CHECK)
 
 
+async def open_vote(
+    fake: FakeTelegram, claimer: FakeUser, hand: FakeMessage, voters: list[FakeUser]
+) -> None:
+    """Claim, and wait until every voter holds the question with its buttons."""
+    await claim(fake, claimer, hand)
+    for u in voters:
+        await fake.wait_for(
+            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
+            timeout=CHECK,
+        )
+
+
+async def press_answer(fake: FakeTelegram, user: FakeUser, label: str) -> dict:
+    """Press the voter's button labelled ``label``: the press's answer."""
+    q = question(fake, user)
+    assert q is not None
+    data = next(b.value for b in q.buttons() if label in b.text)
+    return await (await fake.press(user, user.id, q.message_id, data)).answer(timeout=CHECK)
+
+
 async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
     fake: FakeTelegram, make_bot: MakeBot, db_path: Path
 ) -> None:
@@ -303,21 +323,8 @@ async def test_a_vote_survives_a_restart(
     seat = users.index(claimer)
     others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
     moves = n_actions(db_path)
-    await claim(fake, claimer, hand)
-    for u in others:
-        await fake.wait_for(
-            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
-            timeout=CHECK,
-        )
-    q = question(fake, others[0])
-    await (
-        await fake.press(
-            others[0],
-            others[0].id,
-            q.message_id,
-            next(b.value for b in q.buttons() if "Согласен" in b.text),
-        )
-    ).answer(timeout=CHECK)
+    await open_vote(fake, claimer, hand, others)
+    await press_answer(fake, others[0], "Согласен")
     await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text, timeout=CHECK)
     await fake.wait_idle(quiet=0.05)
     await first.stop()
@@ -331,15 +338,7 @@ async def test_a_vote_survives_a_restart(
         timeout=CHECK
     )
     assert "голосование" in refused["text"]
-    q = question(fake, others[1])
-    await (
-        await fake.press(
-            others[1],
-            others[1].id,
-            q.message_id,
-            next(b.value for b in q.buttons() if "Согласен" in b.text),
-        )
-    ).answer(timeout=CHECK)
+    await press_answer(fake, others[1], "Согласен")
     await fake.wait_for(
         lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)), timeout=CHECK
     )
@@ -474,10 +473,7 @@ async def test_a_vote_survives_kill_9(fake: FakeTelegram, tmp_path: Path) -> Non
                 lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
                 timeout=CHECK,
             )
-        q = question(fake, others[0])
-        yes = next(b.value for b in q.buttons() if "Согласен" in b.text)
-        press = await fake.press(others[0], others[0].id, q.message_id, yes)
-        assert (await press.answer(timeout=CHECK))["text"] is None
+        assert (await press_answer(fake, others[0], "Согласен"))["text"] is None
         proc.kill()
         proc = BotProcess(fake, db)
         await proc.start(fake)
@@ -485,9 +481,7 @@ async def test_a_vote_survives_kill_9(fake: FakeTelegram, tmp_path: Path) -> Non
             lambda: any("голосовании" in m.text for m in fake.chat_messages(claimer.id)),
             timeout=CHECK,
         )
-        q = question(fake, others[1])
-        yes = next(b.value for b in q.buttons() if "Согласен" in b.text)
-        await (await fake.press(others[1], others[1].id, q.message_id, yes)).answer(timeout=CHECK)
+        await press_answer(fake, others[1], "Согласен")
         await fake.wait_for(
             lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)),
             timeout=CHECK,
@@ -538,9 +532,7 @@ async def test_with_a_nil_on_the_side_the_claim_is_the_claimers_alone(
             lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
             timeout=CHECK,
         )
-        q = question(fake, u)
-        yes = next(b.value for b in q.buttons() if "Согласен" in b.text)
-        await (await fake.press(u, u.id, q.message_id, yes)).answer(timeout=CHECK)
+        await press_answer(fake, u, "Согласен")
     await fake.wait_for(
         lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]), timeout=CHECK
     )
@@ -597,24 +589,6 @@ def claim_message(fake: FakeTelegram) -> FakeMessage:
     found = [m for m in fake.chat_messages(GROUP) if "Карты:" in first_text(m)]
     assert found, "no claim message with cards in the group"
     return found[-1]
-
-
-async def open_vote(
-    fake: FakeTelegram, claimer: FakeUser, hand: FakeMessage, voters: list[FakeUser]
-) -> None:
-    await claim(fake, claimer, hand)
-    for u in voters:
-        await fake.wait_for(
-            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
-            timeout=CHECK,
-        )
-
-
-async def press_answer(fake: FakeTelegram, user: FakeUser, label: str) -> dict:
-    q = question(fake, user)
-    assert q is not None
-    data = next(b.value for b in q.buttons() if label in b.text)
-    return await (await fake.press(user, user.id, q.message_id, data)).answer(timeout=CHECK)
 
 
 async def test_forged_moves_are_refused_and_change_nothing(
