@@ -191,7 +191,7 @@ class AppClients:
     def summary(self, elapsed: float) -> str:
         r = self.report
         if not r:
-            return "app: the streams process gave no figures"
+            return "app: the phones' process gave no figures"
         q = r["lag_ms"]
         where = "to a stand-in server, not the bot (control)" if self.control else "one per person"
         return (
@@ -200,11 +200,11 @@ class AppClients:
             f" {r['bytes'] / elapsed / 1024:.1f} KiB/s;"
             f" delivery lag p50 {q['p50']:.1f} ms, p99 {q['p99']:.1f} ms, max {q['max']:.1f} ms;"
             f" reconnects {r['reconnects']}; refused {r['refused'] or 'none'};"
-            f" the streams' own process {r['cpu'] / elapsed * 100:.0f} % of a core"
+            f" the phones' process (bench's, not the bot's) {r['cpu'] / elapsed * 100:.0f} % of a core"
         )
 
 
-# ------------------------------------------------- the streams' own process
+# ------------------------------------------------- the phones' process
 class Streams:
     """The phones: every stream, what they received and how late."""
 
