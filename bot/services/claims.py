@@ -34,11 +34,10 @@ import sqlite3
 
 from bot.model import CLAIMS_PER_HAND, LiveTable
 from bot.outbox import enqueue_put, enqueue_send
-from bot.pace import reminder_times
 from bot.services import render
 from bot.services.errors import UserError
 from bot.services.live import Registry
-from bot.services.play import PlayService
+from bot.services.play import PlayService, schedule_turn
 from bot.storage import repo, repo_claims
 from bot.storage.db import Conn
 from bot.storage.repo_claims import ACCEPTED, EXPIRED, PROVED, REFUSED, VOTE, ClaimRow
@@ -108,7 +107,7 @@ class ClaimVotes:
             try:
                 async with self.ctx.db.tx() as conn:
                     live.claim_vote = None
-                    await self.give_back(conn, live, None)
+                    await schedule_turn(self.ctx, conn, live)
             except BaseException:
                 live.restore(saved)
                 raise
@@ -125,25 +124,6 @@ class ClaimVotes:
             return
         if seat in row.voters and seat not in row.accepted:
             await self.close(live, row, REFUSED, seat, reachable=False)
-
-    async def give_back(self, conn: Conn, live: LiveTable, left: float | None) -> None:
-        """The claimer's move runs on with the ``left`` seconds it had at the
-        claim (None: a move's time), its reminders those still ahead."""
-        g = live.game
-        assert g is not None and live.game_id is not None
-        if live.status != "playing" or g.finished or live.paused or live.is_computer(g.to_move):
-            await repo.clear_deadline(conn, live.game_id)
-            live.due_at = None
-            return
-        now = self.ctx.clock.now()
-        due = now + (live.pace if left is None else max(0.0, left))
-        times = reminder_times(live.pace, due - live.pace, due, self.ctx.settings.turn_ping_after)
-        sent = next((i for i, t in enumerate(times) if t > now), len(times))
-        remind = times[sent] if sent < len(times) else None
-        await repo.set_deadline(conn, live.game_id, len(g.actions), g.to_move, due, remind)
-        if sent:
-            await repo.reminder_sent(conn, live.game_id, sent, remind)
-        live.due_at = due
 
     async def close_questions(self, conn: Conn, live: LiveTable, row: ClaimRow) -> None:
         """Each question, decided, without the claimer's cards or buttons."""
@@ -189,7 +169,7 @@ class ClaimVotes:
                     text = tr("claim-refused", name=player_name(tr, live, by))
                 await render.group_note(conn, live, text)
                 await self.close_questions(conn, live, row)
-                await self.give_back(conn, live, row.time_left)
+                await schedule_turn(self.ctx, conn, live, row.time_left)
                 await render.table_message(conn, self.reg, live)
                 await render.hands(conn, self.reg, live, only={row.seat})
         except BaseException:

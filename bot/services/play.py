@@ -20,10 +20,10 @@ from typing import Any, Protocol, TypeVar
 from bot.i18n import esc
 from bot.model import LiveTable, TableStatus, rules_to_json
 from bot.outbox import enqueue_send
-from bot.pace import is_daily, next_reminder
+from bot.pace import is_daily, next_reminder, reminder_times
 from bot.services import pings, render
 from bot.services.errors import UserError, paused_error
-from bot.services.live import Registry
+from bot.services.live import Ctx, Registry
 from bot.services.stats import game_results
 from bot.services.thinking import RULE_PLAYER, Thinkers
 from bot.storage import repo
@@ -399,23 +399,7 @@ class PlayService:
 
     async def schedule(self, conn: Conn, live: LiveTable) -> None:
         """The deadline of whoever must move now; none while the computer moves."""
-        g = live.game
-        assert g is not None and live.game_id is not None
-        if live.status != "playing" or g.finished or live.paused or live.is_computer(g.to_move):
-            await repo.clear_deadline(conn, live.game_id)
-            live.due_at = None
-            return
-        now = self.ctx.clock.now()
-        due = now + live.pace
-        await repo.set_deadline(
-            conn,
-            live.game_id,
-            len(g.actions),
-            g.to_move,
-            due,
-            next_reminder(live.pace, now, due, 0, self._ping_after),
-        )
-        live.due_at = due
+        await schedule_turn(self.ctx, conn, live)
 
     # ---------------------------------------------------------- deadlines
     async def on_deadline(self, d: repo.Deadline, now: float) -> None:
@@ -639,3 +623,24 @@ class PlayService:
         await cancel_and_wait(self._runners.values())  # none is added now: _stopped
         self._runners.clear()
         self.thinkers.shutdown()
+
+
+async def schedule_turn(ctx: Ctx, conn: Conn, live: LiveTable, left: float | None = None) -> None:
+    """The deadline of whoever must move now, none while the computer moves:
+    a move's time, or the ``left`` seconds the move still had (given back
+    after a claim's vote), with only the reminders still ahead."""
+    g = live.game
+    assert g is not None and live.game_id is not None
+    if live.status != "playing" or g.finished or live.paused or live.is_computer(g.to_move):
+        await repo.clear_deadline(conn, live.game_id)
+        live.due_at = None
+        return
+    now = ctx.clock.now()
+    due = now + (live.pace if left is None else max(0.0, left))
+    times = reminder_times(live.pace, due - live.pace, due, ctx.settings.turn_ping_after)
+    sent = next((i for i, t in enumerate(times) if t > now), len(times))
+    remind = times[sent] if sent < len(times) else None
+    await repo.set_deadline(conn, live.game_id, len(g.actions), g.to_move, due, remind)
+    if sent:
+        await repo.reminder_sent(conn, live.game_id, sent, remind)
+    live.due_at = due
