@@ -108,6 +108,6 @@ def test_a_claimed_hand_is_recorded_up_to_the_claim(seed: int, left: int, extra:
     if cut:
         assert rec.tricks[-1].winner is None and [c for _, c in rec.tricks[-1].cards] == cut
     else:
-        assert rec.tricks[-1].winner is not None or not rec.tricks
+        assert not rec.tricks or rec.tricks[-1].winner is not None
     assert rec.line == g.sheet[0]
     assert rec.line["tricks"][claimer] == won[claimer] + left
