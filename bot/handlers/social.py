@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, Message, Update
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import CALL_OFF, CALL_SIT, CALL_TOGGLE, CallCb, CallOffCb, RematchCb
@@ -34,6 +34,7 @@ def off_button(text: str, chat_id: int, user_id: int) -> Keyboard:
 async def on_call_me(
     message: Message,
     command: CommandObject,
+    event_update: Update,
     i18n: I18nContext,
     calls: CallService,
     registry: Registry,
@@ -56,7 +57,7 @@ async def on_call_me(
         _, reachable = await calls.subscribe(chat.id, who)
         on = True
     else:
-        on, reachable = await calls.toggle(chat.id, who)
+        on, reachable = await calls.toggle(chat.id, who, event_update.update_id)
     bot = registry.ctx.bot_username
     text = call_toggled(i18n.get, on, reachable, chat.title or "", bot)
     markup = off_button(i18n.get("btn-call-off"), chat.id, who.user_id) if on else None

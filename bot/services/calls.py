@@ -18,7 +18,7 @@ from bot.model import LiveTable
 from bot.outbox import enqueue_send
 from bot.services.live import Registry
 from bot.services.tables import Person
-from bot.storage import repo, repo_calls
+from bot.storage import inbox, repo, repo_calls
 from bot.storage.db import Conn
 from bot.views.social import call_message
 
@@ -39,21 +39,28 @@ class CallService:
         the bot can write to the person). Pressed again it stays on. Someone
         who never pressed Start is subscribed all the same, and told that the
         calls reach them once they have."""
-        return await self._change(chat_id, person, toggle=False)
+        return await self._change(chat_id, person)
 
-    async def toggle(self, chat_id: int, person: Person) -> tuple[bool, bool]:
-        """``/call_me``: calls on, or off again: (now on, the bot can write to the person)."""
-        return await self._change(chat_id, person, toggle=True)
+    async def toggle(self, chat_id: int, person: Person, update_id: int) -> tuple[bool, bool]:
+        """``/call_me``: calls on, or off again: (now on, the bot can write to
+        the person). Handled twice it would undo itself, so update
+        ``update_id`` is marked handled in the same transaction: a restart
+        after a crash never handles it again."""
+        return await self._change(chat_id, person, toggle=update_id)
 
-    async def _change(self, chat_id: int, person: Person, *, toggle: bool) -> tuple[bool, bool]:
+    async def _change(
+        self, chat_id: int, person: Person, *, toggle: int | None = None
+    ) -> tuple[bool, bool]:
         user = await repo.get_user(self.ctx.db, person.user_id)
         async with self.ctx.db.tx() as conn:
             await repo.upsert_user(
                 conn, person.user_id, person.first_name, person.username, person.lang
             )
             added = await repo_calls.subscribe(conn, chat_id, person.user_id)
-            if toggle and not added:
-                await repo_calls.unsubscribe(conn, chat_id, person.user_id)
+            if toggle is not None:
+                if not added:
+                    await repo_calls.unsubscribe(conn, chat_id, person.user_id)
+                await inbox.done_with_effect(conn, toggle)
         self.reg.langs[person.user_id] = person.lang
         return added, user is not None and user.started and not user.blocked
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 
+from bot.storage.db import Conn
 from bot.storage.statements import Statements
 
 # Handled updates are remembered this long: enough to recognise a copy sent
@@ -42,6 +43,23 @@ async def done(st: Statements, update_ids: list[int]) -> None:
     await st.executemany(
         "UPDATE inbox SET done_at = ?, body = '' WHERE update_id = ?",
         [(now, u) for u in update_ids],
+    )
+
+
+async def done_with_effect(conn: Conn, update_id: int) -> None:
+    """Mark an update handled inside the transaction that writes its effect.
+
+    For a change that handled twice undoes itself (``/call_me`` turns the
+    calls on, then off): a crash between its commit and the poller's own mark
+    would handle it again after the restart. The row may not be kept yet (an
+    update is handled while its ``getUpdates`` answer is being written), so it
+    is written here if missing; :func:`store` then leaves it as it is.
+    """
+    now = time.time()
+    await conn.execute(
+        "INSERT INTO inbox(update_id, body, received_at, done_at) VALUES (?, '', ?, ?)"
+        " ON CONFLICT(update_id) DO UPDATE SET done_at = excluded.done_at",
+        (update_id, now, now),
     )
 
 

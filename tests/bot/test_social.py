@@ -21,6 +21,7 @@ from harness import (
 
 from bot.clock import FakeClock
 from bot.services.calls import CALL_EVERY
+from bot.storage import inbox
 
 FORUM = -1005550000001
 GROUP = -5550002
@@ -178,6 +179,42 @@ async def test_a_subscription_survives_kill_9(fake: FakeTelegram, tmp_path: Path
     finally:
         err = proc.stop()
     assert "Traceback" not in err, err
+
+
+async def test_call_me_handled_again_after_a_crash_does_not_undo_itself(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path, monkeypatch: Any
+) -> None:
+    """The bot dies after ``/call_me`` turned the calls on, before the poller
+    marked the update handled (its own mark never happens here): the restart
+    handles what is left in the inbox, and ``/call_me`` is not among it, so
+    the calls stay on instead of being toggled off again."""
+    anna, boris = fake.add_user(5211, "Анна"), fake.add_user(5212, "Борис")
+    fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
+    bot = await make_bot()
+    await fake.start_bot(boris)
+    real_done = inbox.done
+    skipped: list[int] = []
+
+    async def crash_before_the_mark(st: Any, update_ids: list[int]) -> None:
+        body = rows(db_path, "SELECT update_id, body FROM inbox WHERE update_id=?", *update_ids)
+        if any("/call_me" in b or b == "" for _, b in body):
+            skipped.extend(update_ids)
+            return
+        await real_done(st, update_ids)
+
+    monkeypatch.setattr(inbox, "done", crash_before_the_mark)
+    asked = await fake.send_text(boris, GROUP, "/call_me")
+    await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"), timeout=15)
+    await fake.wait_for(lambda: fake.updates_pending() == 0, timeout=15)
+    await fake.wait_for(lambda: skipped, message="the poller's mark skipped")
+    await bot.stop()
+    monkeypatch.setattr(inbox, "done", real_done)
+    assert rows(db_path, "SELECT user_id FROM call_me") == [(boris.id,)]
+    again = await make_bot()
+    await fake.wait_idle(quiet=0.3)
+    await again.stop()
+    assert rows(db_path, "SELECT user_id FROM call_me") == [(boris.id,)]
+    assert rows(db_path, "SELECT COUNT(*) FROM inbox WHERE done_at IS NULL") == [(0,)]
 
 
 def options_buttons(table: Table) -> str:
