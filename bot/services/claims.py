@@ -32,12 +32,13 @@ from __future__ import annotations
 
 import sqlite3
 
+from bot.i18n import esc
 from bot.model import CLAIMS_PER_HAND, LiveTable
 from bot.outbox import enqueue_put, enqueue_send
 from bot.services import render
 from bot.services.errors import UserError
 from bot.services.live import Registry
-from bot.services.play import PlayService, schedule_turn
+from bot.services.play import PlayService, schedule_turn, voting
 from bot.storage import repo, repo_claims
 from bot.storage.db import Conn
 from bot.storage.repo_claims import ACCEPTED, EXPIRED, PROVED, REFUSED, VOTE, ClaimRow
@@ -51,7 +52,7 @@ from bot.views.claim import (
     unreachable_note,
     voters_note,
 )
-from bot.views.common import player_name
+from bot.views.common import duration, player_name
 from engine import CLAIM, view
 from engine.claim import check_claim, claim_possible, takers, tricks_left
 from engine.scoring import side_of
@@ -73,11 +74,6 @@ def opponents(live: LiveTable, seat: int) -> list[int]:
     n = live.players
     mine = side_of(n, seat)
     return [s for s in range(n) if side_of(n, s) != mine]
-
-
-def voting(live: LiveTable) -> bool:
-    """A claim is being voted on: it holds the very move it was made at."""
-    return live.claim_vote is not None and live.claim_vote == live.seq
 
 
 def _side(live: LiveTable, seat: int) -> bool:
@@ -124,6 +120,24 @@ class ClaimVotes:
             return
         if seat in row.voters and seat not in row.accepted:
             await self.close(live, row, REFUSED, seat, reachable=False)
+
+    async def remind(self, live: LiveTable, left: float) -> None:
+        """Before the vote's deadline: each voter who has not answered is
+        reminded, ``left`` seconds before it (the bot writes to them anyway)."""
+        if live.game_id is None:
+            return
+        row = await repo_claims.open_claim(self.ctx.db, live.game_id)
+        if row is None or row.seq != live.seq:
+            return
+        async with self.ctx.db.tx() as conn:
+            for s in row.voters:
+                uid = live.seats[s]
+                if uid is None or s in row.accepted or s in live.blocked:
+                    continue
+                ut = self.reg.tr_user(uid, live.lang)
+                left_text = duration(ut, left)
+                text = ut("claim-vote-reminder", group=esc(live.chat_title), left=left_text)
+                await enqueue_send(conn, uid, text)
 
     async def close_questions(self, conn: Conn, live: LiveTable, row: ClaimRow) -> None:
         """Each question, decided, without the claimer's cards or buttons."""
@@ -279,9 +293,7 @@ class ClaimService:
                         await repo_claims.add(conn, row)
                         live.claim_vote = seq
                         # The vote's own deadline: a move's time from now.
-                        due = self.ctx.clock.now() + live.pace
-                        await repo.set_deadline(conn, game_id, seq, seat, due, None)
-                        live.due_at = due
+                        await schedule_turn(self.ctx, conn, live)
                         text = f"{note}\n{voters_note(tr, live, voters)}"
                         await enqueue_send(
                             conn,
@@ -340,6 +352,7 @@ class ClaimService:
                     if isinstance(e, sqlite3.IntegrityError):
                         raise UserError("err-claim-voted") from None
                     raise
+        self.play.kick(table_id)  # a claimer who left the seat: the computer moves now
         self.play.on_change()
 
     async def _concede(self, live: LiveTable, row: ClaimRow, seat: int) -> None:

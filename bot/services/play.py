@@ -61,6 +61,8 @@ class ClaimVoteEnds(Protocol):
 
     async def unreachable(self, live: LiveTable, seat: int) -> None: ...
 
+    async def remind(self, live: LiveTable, left: float) -> None: ...
+
 
 #: Run inside the transaction that ends a game (the partners' record, the afterword, the chart).
 FinishHook = Callable[[Conn, LiveTable], Awaitable[None]]
@@ -167,7 +169,7 @@ class PlayService:
             assert g is not None
             if g.to_move != seat:
                 raise UserError("err-not_your_turn")
-            if live.claim_vote == live.seq:  # a claim of this move is voted on
+            if voting(live):  # a claim of this move is voted on
                 raise UserError("err-claim-voting")
             if action == BLIND and seat in live.looked:
                 raise UserError("err-looked")
@@ -296,6 +298,7 @@ class PlayService:
                     await render.table_message(conn, self.reg, live)
                 # A voter on a claim who cannot be asked: the vote ends at once.
                 await self.votes.unreachable(live, seat)
+            self.kick(row.table_id)
         self.on_change()
 
     async def playing(self, table_id: int) -> LiveTable:
@@ -398,7 +401,12 @@ class PlayService:
             await hook(conn, live)
 
     async def schedule(self, conn: Conn, live: LiveTable) -> None:
-        """The deadline of whoever must move now; none while the computer moves."""
+        """The deadline of whoever must move now; none while the computer moves.
+        A claim's vote keeps the deadline it runs to (someone coming back or
+        stepping away does not give it a move's time anew); after a pause it
+        gets a fresh one, as a move does."""
+        if voting(live) and live.due_at is not None and not live.paused:
+            return
         await schedule_turn(self.ctx, conn, live)
 
     # ---------------------------------------------------------- deadlines
@@ -439,6 +447,9 @@ class PlayService:
     async def _remind(self, live: LiveTable, d: repo.Deadline) -> None:
         """Daily: a reminder line. Real time: a ping that goes when they move
         (none for people who asked for /quiet)."""
+        if voting(live):
+            await self._remind_voters(live, d)
+            return
         uid = live.seats[d.seat]
         sent = d.reminders + 1
         start = d.due_at - live.pace
@@ -460,12 +471,27 @@ class PlayService:
                     await pings.send(conn, self.reg, live, d.seat, left)
             await render.table_message(conn, self.reg, live)
 
+    async def _remind_voters(self, live: LiveTable, d: repo.Deadline) -> None:
+        """A claim's vote runs to this deadline: the voters who have not
+        answered are reminded, not the claimer (who cannot move meanwhile);
+        in real time only with a third of the time left (the early ping is
+        for a mover, and the voters have just been asked)."""
+        sent = d.reminders + 1
+        start = d.due_at - live.pace
+        after = next_reminder(live.pace, start, d.due_at, sent, self._ping_after)
+        async with self.ctx.db.tx() as conn:
+            await repo.reminder_sent(conn, d.game_id, sent, after)
+        # Recorded first: a crash in between costs a reminder, never doubles one.
+        if is_daily(live.pace) or after is None:
+            await self.votes.remind(live, d.due_at - self.ctx.clock.now())
+
     async def _timeout(self, live: LiveTable, seat: int) -> None:
         """The club player makes this one move; three in a row hand it the seat."""
         g = live.game
         assert g is not None
-        if live.claim_vote == live.seq:  # the vote's own deadline
+        if voting(live):  # the vote's own deadline
             await self.votes.expire(live)
+            self.kick(live.table_id)  # the claimer may have left the seat to the computer
             return
         action = await self._decide(g, seat, live.ai_level)
         missed = live.timeouts.get(seat, 0) + 1
@@ -596,7 +622,12 @@ class PlayService:
         if live is None or live.status != "playing" or live.game is None or live.paused:
             return False
         g = live.game
-        return not g.finished and g.to_move >= 0 and live.is_computer(g.to_move)
+        return (
+            not g.finished
+            and g.to_move >= 0
+            and live.is_computer(g.to_move)
+            and not voting(live)  # a claimer who left the seat: the vote decides first
+        )
 
     async def resume_all(self) -> None:
         """After a restart: bring every running table's messages up to date and
@@ -625,13 +656,20 @@ class PlayService:
         self.thinkers.shutdown()
 
 
+def voting(live: LiveTable) -> bool:
+    """A claim is being voted on: it holds the very move it was made at."""
+    return live.claim_vote is not None and live.claim_vote == live.seq
+
+
 async def schedule_turn(ctx: Ctx, conn: Conn, live: LiveTable, left: float | None = None) -> None:
     """The deadline of whoever must move now, none while the computer moves:
     a move's time, or the ``left`` seconds the move still had (given back
-    after a claim's vote), with only the reminders still ahead."""
+    after a claim's vote), with only the reminders still ahead. While a
+    claim is voted on it is the vote's deadline, whoever sits at the seat."""
     g = live.game
     assert g is not None and live.game_id is not None
-    if live.status != "playing" or g.finished or live.paused or live.is_computer(g.to_move):
+    mover_waits = live.is_computer(g.to_move) and not voting(live)
+    if live.status != "playing" or g.finished or live.paused or mover_waits:
         await repo.clear_deadline(conn, live.game_id)
         live.due_at = None
         return

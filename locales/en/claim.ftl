@@ -37,6 +37,8 @@ claim-ask = 🙌 "{ $group }": { $name } claims every remaining trick ({ $left }
     Agree to end the hand so?
 claim-ask-accepted = ✅ "{ $group }": you agreed to the claim. Waiting for the others.
 claim-ask-closed = "{ $group }": the claim "The rest are mine" is closed.
+# Before a vote's deadline, to each voter who has not answered.
+claim-vote-reminder = ⏰ "{ $group }": the claim "The rest are mine" waits for your answer — { $left } left.
 err-claim-voting = A claim "The rest are mine" is being voted on: waiting for the opponents.
 err-claim-not-now = You cannot claim the rest now.
 err-claim-limit = You have claimed the rest { $limit ->

@@ -39,6 +39,8 @@ claim-ask = 🙌 «{ $group }»: { $name } заявляет, что возьмё
     Согласны закончить сдачу так?
 claim-ask-accepted = ✅ «{ $group }»: вы согласились с заявкой. Ждём остальных.
 claim-ask-closed = «{ $group }»: заявка «Остальные мои» закрыта.
+# Before a vote's deadline, to each voter who has not answered.
+claim-vote-reminder = ⏰ «{ $group }»: ждём вашего ответа на заявку «Остальные мои» — осталось { $left }.
 err-claim-voting = Идёт голосование по заявке «Остальные мои»: ждём ответа соперников.
 err-claim-not-now = Заявить «Остальные мои» сейчас нельзя.
 err-claim-limit = В этой сдаче вы уже заявляли «Остальные мои» { $limit ->

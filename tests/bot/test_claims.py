@@ -809,6 +809,69 @@ async def test_a_voter_who_blocks_the_bot_during_the_vote_refuses(
     assert n_actions(db_path) == moves
 
 
+def reminded(fake: FakeTelegram, user: FakeUser) -> bool:
+    return any("ждём вашего ответа на заявку" in t for t in fake.sent_texts(user.id))
+
+
+def away(db: Path, seat: int) -> bool:
+    """The seat is the computer's for now (the group's answer waits for the
+    group's pace, which this test's clock holds)."""
+    con = sqlite3.connect(db)
+    try:
+        rows = con.execute(
+            "SELECT away FROM seats WHERE seat=? AND table_id=(SELECT MAX(table_id) FROM seats)",
+            (seat,),
+        ).fetchall()
+    finally:
+        con.close()
+    return bool(rows and rows[0][0])
+
+
+async def test_the_vote_keeps_its_deadline_whoever_leaves_or_comes_back(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path, clock: FakeClock
+) -> None:
+    """The claimer steps away and comes back during the vote: the vote's
+    deadline stays where it was, the computer at the claimer's seat waits
+    for the vote, the voters who have not answered are reminded before the
+    deadline, and once a voter refuses the computer plays the claimer's move."""
+    await make_bot(clock=clock)
+    table, users = await four_people(fake, daily=False)
+    claimer, hand = await to_first_claim(fake, table, users)
+    seat = users.index(claimer)
+    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    moves = n_actions(db_path)
+    await open_vote(fake, claimer, hand, others)
+    await fake.wait_idle(quiet=0.05)
+    vote = deadline(db_path)
+    assert vote == (moves, seat, clock.now() + PACE)
+    clock.advance(10)  # past a mover's early ping: voters were just asked
+    await fake.wait_idle(quiet=0.1)
+    assert not any(reminded(fake, u) for u in others)
+
+    await fake.send_text(claimer, GROUP, "/leave")
+    await fake.wait_for(lambda: away(db_path, seat), timeout=CHECK)
+    await fake.wait_idle(quiet=0.2)
+    assert deadline(db_path) == vote and n_actions(db_path) == moves
+    await fake.send_text(claimer, GROUP, "/back")
+    await fake.wait_for(lambda: not away(db_path, seat), timeout=CHECK)
+    await fake.wait_idle(quiet=0.05)
+    assert deadline(db_path) == vote
+
+    await press_answer(fake, others[0], "Согласен")
+    clock.advance(vote[2] - PACE / 3 - clock.now() + 1)  # a third of the vote's time left
+    await fake.wait_for(lambda: reminded(fake, others[1]), timeout=CHECK)
+    assert not reminded(fake, others[0]) and not reminded(fake, claimer)
+
+    await fake.send_text(claimer, GROUP, "/leave")
+    await fake.wait_for(lambda: away(db_path, seat), timeout=CHECK)
+    await fake.wait_idle(quiet=0.2)
+    assert n_actions(db_path) == moves
+    await press_answer(fake, others[1], "Играем дальше")
+    await fake.wait_for(lambda: n_actions(db_path) == moves + 1, timeout=CHECK)
+    assert game_actions(db_path)[-1][1] == seat  # the computer, for the claimer
+    assert claim_rows(db_path)[0][0] == "refused"
+
+
 async def test_the_services_are_wired_through_their_constructors(
     fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
