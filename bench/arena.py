@@ -12,7 +12,8 @@ player), ``novice``/``amateur``/``master`` (the levels of ``engine.ai``),
 ``pimc`` (the search baseline of ``engine.ai.pimc``: 24 weighted deals, rule
 rollouts, the hand's points with bags at −10), ``plain`` (the plain search
 player of issue 38, ``engine.ai.plain``: the same kind of search for cards
-only, rule bids, the conventional card kept unless beaten by 3 points a deal)
+only, rule bids, the conventional card kept unless beaten by 3 points a deal;
+``plain:N`` searches N deals instead of 24)
 and ``ext:COMMAND`` (any program
 speaking the agent protocol of ``python -m engine agent``). With four
 players a team is one name or two joined by ``/`` (``rules/master``: seat 0
@@ -73,6 +74,10 @@ class Player:
         self.rng = random.Random(seed)
         self.proc: subprocess.Popen[str] | None = None
         self.pending: list[int] = []
+        self.deals = plain_player.DEALS
+        if name.startswith("plain:") and name[6:].isdigit():
+            self.deals = int(name[6:])
+            return
         if name.startswith("ext:"):
             self.proc = subprocess.Popen(
                 shlex.split(name[4:]),
@@ -91,8 +96,8 @@ class Player:
             return rule_choose(any_world(v, self.seed), v.seat)
         if self.name == "pimc":
             return pimc_player.choose(v, self.seed)
-        if self.name == "plain":
-            return plain_player.choose(v, self.seed)
+        if self.name.startswith("plain"):
+            return plain_player.choose(v, self.seed, self.deals)
         if self.proc is None:
             return choose_action(v, self.name, self.seed, self.budget_ms)
         if self.pending:

@@ -69,6 +69,9 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument(
+        "--bags", default="", metavar="LO-HI", help="both sides' bags drawn from LO..HI"
+    )
+    ap.add_argument(
         "--set",
         action="append",
         default=[],
@@ -90,6 +93,9 @@ def main() -> None:
         # A score state games pass through: mostly early, sometimes late or bagged.
         totals = [rng.choice((0, 0, rng.randrange(-150, 450, 10))) for _ in range(2)]
         bags = [rng.choice((0, rng.randrange(10))) for _ in range(2)]
+        if args.bags:
+            lo, _, hi = args.bags.partition("-")
+            bags = [rng.randint(int(lo), int(hi)) for _ in range(2)]
         d = 0.0
         for side_a in (0, 1):
             for who, sign in ((args.x, 1), (args.y, -1)):

@@ -55,8 +55,9 @@ def pick(values: dict[int, float], prior: int) -> int:
     return prior
 
 
-def choose(v: View, seed: int = 0) -> int:
-    """The baseline's action for ``v.seat`` (which must be to move)."""
+def choose(v: View, seed: int = 0, deals: int = DEALS) -> int:
+    """The baseline's action for ``v.seat`` (which must be to move); ``deals``
+    other than 24 for the arena's ``plain:N`` (the same search, longer)."""
     key = (seed, v.seat, v.hand_no, v.phase, v.hand, v.bids, v.tricks, v.trick, v.picking)
     rng = random.Random(repr(key))
     if v.phase != PLAY:
@@ -64,7 +65,7 @@ def choose(v: View, seed: int = 0) -> int:
     cands = candidate_cards(v, knowledge(v))
     if len(cands) == 1:
         return cands[0]
-    worlds = sample_worlds(v, rng, DEALS)
+    worlds = sample_worlds(v, rng, deals)
     prior = policy.choose_card(worlds[0].game, v.seat)
     if prior not in cands:  # equivalent to the lowest card of its run, which stands for it
         prior = max((c for c in cands if c // 13 == prior // 13 and c <= prior), default=prior)

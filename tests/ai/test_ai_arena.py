@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -71,3 +73,12 @@ def test_breakdown_counts_every_hand_once_per_kind() -> None:
     kinds = ("behind", "level", "ahead", "near target")
     gains = [sum(st.get(f"by:{b}:gain", 0) for b in kinds) for st in game["sides"]]
     assert gains[0] == -gains[1]
+
+
+def test_plain_takes_a_number_of_deals() -> None:
+    from bench.arena import Player
+
+    assert Player("plain", 1, None).deals == 24
+    assert Player("plain:96", 1, None).deals == 96
+    with pytest.raises(SystemExit):
+        Player("plain:many", 1, None)
