@@ -10,14 +10,22 @@ first player moved round every seat; a player as strong as the field wins
 Players: ``random`` (any legal action), ``rules`` (the rule-based club
 player), ``novice``/``amateur``/``master`` (the levels of ``engine.ai``),
 ``pimc`` (the search baseline of ``engine.ai.pimc``: 24 weighted deals, rule
-rollouts, the hand's points with bags at −10) and ``ext:COMMAND`` (any program
+rollouts, the hand's points with bags at −10), ``plain`` (the plain search
+player of issue 38, ``engine.ai.plain``: the same kind of search for cards
+only, rule bids, the conventional card kept unless beaten by 3 points a deal;
+``plain:N`` searches N deals instead of 24)
+and ``ext:COMMAND`` (any program
 speaking the agent protocol of ``python -m engine agent``). With four
 players a team is one name or two joined by ``/`` (``rules/master``: seat 0
 or 1 rules, its partner master).
 
-Reported: games won with a 95 % interval over the deal sequences, points per
-hand, contracts made, nils made, blind nils, bags per hand, and decision time
-p50/p95/max per player.
+Reported: games won with a 95 % interval over the deal sequences, the first
+player's points per hand over the second's (a 95 % interval over the deal
+sequences), points per hand, contracts made, nils made, blind nils, bags per
+hand, decision time p50/p95/max per player, and where the points go: points
+per hand by the side's bags before the hand (0–4, 5–7, 8–9), by the score
+before it (behind, ahead, near the target: within 100 of it), in hands the
+side bid a nil, and by whether the side made its contract.
 
 Run from the checkout's root (it measures that checkout's engine):
      python -m bench.arena master pimc --games 200 --workers 1
@@ -42,6 +50,7 @@ from typing import Any
 from bench.stats import percentile
 from engine.ai import LEVELS, choose_action
 from engine.ai import pimc as pimc_player
+from engine.ai import plain as plain_player
 from engine.ai.clock import thread_cpu
 from engine.ai.knowledge import any_world
 from engine.ai.policy import choose as rule_choose
@@ -51,7 +60,8 @@ from engine.game import EXCHANGE, Game, action_from_json
 from engine.rules import Rules
 from engine.view import View, view
 
-BUILT_IN = ("random", "rules", "pimc", *LEVELS)
+BUILT_IN = ("random", "rules", "pimc", "plain", *LEVELS)
+NEAR_TARGET = 100  # a side this close to the target is "near" it
 
 
 class Player:
@@ -64,6 +74,10 @@ class Player:
         self.rng = random.Random(seed)
         self.proc: subprocess.Popen[str] | None = None
         self.pending: list[int] = []
+        self.deals = plain_player.DEALS
+        if name.startswith("plain:") and name[6:].isdigit():
+            self.deals = int(name[6:])
+            return
         if name.startswith("ext:"):
             self.proc = subprocess.Popen(
                 shlex.split(name[4:]),
@@ -82,6 +96,8 @@ class Player:
             return rule_choose(any_world(v, self.seed), v.seat)
         if self.name == "pimc":
             return pimc_player.choose(v, self.seed)
+        if self.name.startswith("plain"):
+            return plain_player.choose(v, self.seed, self.deals)
         if self.proc is None:
             return choose_action(v, self.name, self.seed, self.budget_ms)
         if self.pending:
@@ -125,14 +141,41 @@ def seat_names(players: int, labels: list[str]) -> list[str]:
     return names
 
 
+def buckets(g: Game, side: int, line: dict[str, Any], before: dict[str, Any] | None) -> list[str]:
+    """The breakdown rows a hand of ``side`` counts in (``before``: the previous line)."""
+    sd = line["sides"][side]
+    bags = before["sides"][side]["bags"] if before else 0
+    out = ["bags 0-4" if bags <= 4 else "bags 5-7" if bags <= 7 else "bags 8-9"]
+    totals = [s["total"] for s in before["sides"]] if before else [0] * len(line["sides"])
+    mine = totals[side]
+    best_other = max(t for i, t in enumerate(totals) if i != side)
+    if max(totals) >= g.rules.target - NEAR_TARGET:
+        out.append("near target")
+    else:
+        out.append("ahead" if mine > best_other else "behind" if mine < best_other else "level")
+    members = (side, side + 2) if g.n == 4 else (side,)
+    if any(line["bids"][s] == 0 for s in members):
+        out.append("nil bid")
+    if sd["contract"]:
+        out.append("contract made" if sd["taken"] >= sd["contract"] else "contract set")
+    return out
+
+
 def side_stats(g: Game, side: int, names: list[str]) -> dict[str, float]:
     """Counts for one side over the game's score sheet."""
     members = (side, side + 2) if g.n == 4 else (side,)
     st: dict[str, float] = defaultdict(float)
-    for line in g.sheet:
+    others = [i for i in range(len(g.totals)) if i != side]
+    for i, line in enumerate(g.sheet):
         sd = line["sides"][side]
         st["points"] += sd["score"]
         st["bags"] += sd["bags_new"]
+        # The hand's points over the others' mean: what the side gained.
+        gain = sd["score"] - sum(line["sides"][o]["score"] for o in others) / len(others)
+        for b in buckets(g, side, line, g.sheet[i - 1] if i else None):
+            st[f"by:{b}:hands"] += 1
+            st[f"by:{b}:points"] += sd["score"]
+            st[f"by:{b}:gain"] += gain
         if sd["contract"]:
             st["contracts"] += 1
             st["made"] += sd["taken"] >= sd["contract"]
@@ -213,15 +256,58 @@ def interval(scores: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
+BUCKETS = (
+    "bags 0-4",
+    "bags 5-7",
+    "bags 8-9",
+    "behind",
+    "level",
+    "ahead",
+    "near target",
+    "nil bid",
+    "contract made",
+    "contract set",
+)
+
+
+def breakdown(agg: dict[str, dict[str, float]], x: str, y: str) -> list[str]:
+    """Where the points go: per hand of each kind, the share of hands, the side's
+    points and its gain (points over the others' mean), for both players."""
+    lines = ["", "where the points go (per hand of the kind; gain = points over the others' mean):"]
+    hdr = f"  {'hands':<14}"
+    for label in (x, y):
+        hdr += f"{label[:10] + ' share':>18}{'pts':>7}{'gain':>7}"
+    lines.append(hdr)
+    for b in BUCKETS:
+        row = f"  {b:<14}"
+        for label in (x, y):
+            a = agg[label]
+            n = a.get(f"by:{b}:hands", 0.0)
+            share = n / max(1.0, a["hands"])
+            pts = a.get(f"by:{b}:points", 0.0) / max(1.0, n)
+            gain = a.get(f"by:{b}:gain", 0.0) / max(1.0, n)
+            row += f"{n:>9.0f} {share:>7.1%}{pts:>7.1f}{gain:>7.1f}"
+        lines.append(row)
+    return lines
+
+
 def report(results: list[list[dict[str, Any]]], x: str, y: str, cmd: str, players: int) -> str:
     agg: dict[str, dict[str, float]] = {x: defaultdict(float), y: defaultdict(float)}
     times: dict[str, list[float]] = defaultdict(list)
     cpu: dict[str, list[float]] = defaultdict(list)
     deal_scores: list[float] = []
+    deal_gains: list[float] = []
     games = cut = 0
     for deal in results:
-        score = 0.0
+        score = gain = 0.0
         for game in deal:
+            xs = [i for i, lab in enumerate(game["labels"]) if lab == x]
+            ys = [i for i, lab in enumerate(game["labels"]) if lab != x]
+            hands = max(1, game["hands"])
+            gain += (
+                sum(game["sides"][i].get("points", 0.0) for i in xs) / len(xs)
+                - sum(game["sides"][i].get("points", 0.0) for i in ys) / max(1, len(ys))
+            ) / hands
             games += 1
             cut += game["cut"]
             for side, label in enumerate(game["labels"]):
@@ -238,13 +324,19 @@ def report(results: list[list[dict[str, Any]]], x: str, y: str, cmd: str, player
             for name, ts in game["cpu"].items():
                 cpu[name] += ts
         deal_scores.append(score / len(deal))
+        deal_gains.append(gain / len(deal))
     mean, half = interval(deal_scores)
+    gmean, ghalf = interval(deal_gains)
     lines = [f"rerun: {cmd}", ""]
     fair = "" if players == 4 else f"; an equal player wins {1 / players:.1%}"
     seats = "teams" if players == 4 else f"{x} at one seat of {players}, {y} at the others"
     lines.append(
         f"{x} vs {y} ({seats}): {games} games on {len(results)} duplicate deal sequences; "
         f"{x} won {mean:.1%} (95% CI {mean - half:.1%} … {mean + half:.1%}){fair}"
+    )
+    lines.append(
+        f"{x}'s points per hand over {y}'s: {gmean:+.1f} (95% CI {gmean - ghalf:+.1f} … "
+        f"{gmean + ghalf:+.1f})"
     )
     if cut:
         lines.append(f"({cut} games cut at the hand limit, won by the higher total)")
@@ -262,6 +354,7 @@ def report(results: list[list[dict[str, Any]]], x: str, y: str, cmd: str, player
             f"{label[:12]:<12}{a['games']:>11.0f}{a['won']:>6.0f}{a['points'] / hands:>9.1f}"
             f"{made:>18}{nils:>15}{blind:>15}{a['bags'] / hands:>10.2f}"
         )
+    lines += breakdown(agg, x, y)
     keys = sorted(
         {k.rsplit(":", 1)[0] for a in agg.values() for k in a if k.startswith("nil_partner:")}
     )
