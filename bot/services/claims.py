@@ -24,7 +24,8 @@ back with the table (``Registry.get``), its deadline with the table's.
 
 Wiring: :class:`ClaimVotes` (a vote's end without a press) needs only the
 registry, so the play service is built with it and calls it when the vote's
-deadline comes or a voter turns out unreachable; :class:`ClaimService` (the
+deadline comes or a voter's answer can no longer come (unreachable, or their
+seat passed to the computer); :class:`ClaimService` (the
 presses) is built after both.
 """
 
@@ -38,7 +39,7 @@ from bot.outbox import enqueue_put, enqueue_send
 from bot.services import render
 from bot.services.errors import UserError
 from bot.services.live import Registry
-from bot.services.play import PlayService, schedule_turn, voting
+from bot.services.play import UNREACHABLE, PlayService, VoterOut, schedule_turn, voting
 from bot.storage import repo, repo_claims
 from bot.storage.db import Conn
 from bot.storage.repo_claims import ACCEPTED, EXPIRED, PROVED, REFUSED, VOTE, ClaimRow
@@ -49,7 +50,7 @@ from bot.views.claim import (
     claim_note,
     hidden_note,
     proved_note,
-    unreachable_note,
+    voter_out_note,
     voters_note,
 )
 from bot.views.common import duration, player_name
@@ -110,16 +111,18 @@ class ClaimVotes:
             return
         await self.close(live, row, EXPIRED, None)
 
-    async def unreachable(self, live: LiveTable, seat: int) -> None:
-        """Telegram refused the bot a voter's private chat (they blocked it,
-        or never started it): a refusal, unless they have answered already."""
+    async def voter_out(self, live: LiveTable, seat: int, why: VoterOut) -> None:
+        """A voter whose answer can no longer come: Telegram refused the bot
+        their private chat (``unreachable``), or their seat passed to the
+        computer, which refuses (``computer``: /leave, /forget_me). A refusal,
+        unless they have accepted already."""
         if live.game_id is None or not voting(live):
             return
         row = await repo_claims.open_claim(self.ctx.db, live.game_id)
         if row is None or row.seq != live.seq:
             return
         if seat in row.voters and seat not in row.accepted:
-            await self.close(live, row, REFUSED, seat, reachable=False)
+            await self.close(live, row, REFUSED, seat, why=why)
 
     async def remind(self, live: LiveTable, left: float) -> None:
         """Before the vote's deadline: each voter who has not answered is
@@ -155,11 +158,10 @@ class ClaimVotes:
         status: str,
         by: int | None,
         *,
-        reachable: bool = True,
+        why: VoterOut | None = None,
     ) -> None:
-        """Refused (by ``by``; ``reachable`` False: they cannot be asked) or
-        expired: play goes on from the same move, and what the claim showed
-        is shown no more."""
+        """Refused (by ``by``, or for them: ``why``) or expired: play goes on
+        from the same move, and what the claim showed is shown no more."""
         tr = self.reg.tr_group(live)
         assert live.game is not None
         saved = live.snapshot()
@@ -177,8 +179,8 @@ class ClaimVotes:
                 )
                 if by is None:
                     text = tr("claim-expired")
-                elif not reachable:
-                    text = unreachable_note(tr, live, by)
+                elif why is not None:
+                    text = voter_out_note(tr, live, by, why)
                 else:
                     text = tr("claim-refused", name=player_name(tr, live, by))
                 await render.group_note(conn, live, text)
@@ -286,7 +288,7 @@ class ClaimService:
                         why = (
                             tr("claim-computer-refuses")
                             if cannot is None
-                            else unreachable_note(tr, live, cannot)
+                            else voter_out_note(tr, live, cannot, UNREACHABLE)
                         )
                         await render.group_note(conn, live, f"{bare}\n{why}")
                     else:

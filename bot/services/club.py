@@ -131,6 +131,7 @@ class ClubService:
                     if live.game is not None and live.status == "playing":
                         await self.play.schedule(conn, live)
                     await render.table_message(conn, self.reg, live)
+                await self.play.seat_to_computer(live, seat)
             self.play.kick(row.table_id)
         afterwords = await repo_club.open_afterwords_of(self.ctx.db, user_id)
         # The name we stored may be older than the one Telegram shows now.

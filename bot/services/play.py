@@ -15,7 +15,7 @@ import secrets
 import sqlite3
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from bot.i18n import esc
 from bot.model import LiveTable, TableStatus, rules_to_json
@@ -52,14 +52,21 @@ def _default_chooser() -> Chooser:
     return choose_action
 
 
+#: Why a claim's voter cannot answer: the bot cannot write to them, or the
+#: computer plays their seat now (and a computer refuses).
+VoterOut = Literal["unreachable", "computer"]
+UNREACHABLE: VoterOut = "unreachable"
+COMPUTER: VoterOut = "computer"
+
+
 class ClaimVoteEnds(Protocol):
     """How a claim's vote ends without a press (``bot.services.claims.ClaimVotes``),
-    called under the table's lock: its deadline came, or a voter turned out
-    unreachable. Built before this service, from the registry alone."""
+    called under the table's lock: its deadline came, or a voter's answer can
+    no longer come. Built before this service, from the registry alone."""
 
     async def expire(self, live: LiveTable) -> None: ...
 
-    async def unreachable(self, live: LiveTable, seat: int) -> None: ...
+    async def voter_out(self, live: LiveTable, seat: int, why: VoterOut) -> None: ...
 
     async def remind(self, live: LiveTable, left: float) -> None: ...
 
@@ -297,7 +304,7 @@ class PlayService:
                     )
                     await render.table_message(conn, self.reg, live)
                 # A voter on a claim who cannot be asked: the vote ends at once.
-                await self.votes.unreachable(live, seat)
+                await self.votes.voter_out(live, seat, UNREACHABLE)
             self.kick(row.table_id)
         self.on_change()
 
@@ -519,6 +526,11 @@ class PlayService:
 
         await self._commit(live, seat, action, None, notes)
         self.kick(live.table_id)
+
+    async def seat_to_computer(self, live: LiveTable, seat: int) -> None:
+        """After ``seat`` passed to the computer (/leave, /forget_me), under the
+        table's lock: a claim's vote it had to answer ends, as a computer refuses."""
+        await self.votes.voter_out(live, seat, COMPUTER)
 
     async def come_back(self, user_id: int, table_id: int | None = None) -> int:
         """``/back`` or the button: the player takes the seat back from the computer."""

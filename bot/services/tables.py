@@ -330,6 +330,7 @@ class TableService:
                 live.away.add(seat)
                 await self.play.schedule(conn, live)
                 await render.table_message(conn, self.reg, live)
+            await self.play.seat_to_computer(live, seat)
         self.play.on_change()
         self.play.kick(live.table_id)
         return "left-game"

@@ -97,9 +97,11 @@ def ask_accepted(tr: Tr, table: LiveTable) -> str:
     return tr("claim-ask-accepted", group=esc(table.chat_title))
 
 
-def unreachable_note(tr: Tr, table: LiveTable, seat: int) -> str:
-    """A voter the bot cannot write to counts as a refusal."""
-    return tr("claim-unreachable", name=player_name(tr, table, seat))
+def voter_out_note(tr: Tr, table: LiveTable, seat: int, why: str) -> str:
+    """A voter whose answer cannot come counts as a refusal: the bot cannot
+    write to them (``unreachable``), or the computer plays their seat now."""
+    key = "claim-unreachable" if why == "unreachable" else "claim-voter-computer"
+    return tr(key, name=player_name(tr, table, seat))
 
 
 def ask_closed(tr: Tr, table: LiveTable) -> str:

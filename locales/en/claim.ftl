@@ -20,6 +20,7 @@ claim-made-bare = 🙌 { $name }: "The rest are mine"{ $whose ->
 }.
 claim-cards-hidden = The claim was not accepted: the cards are hidden again, play on.
 claim-unreachable = ❌ { $name } cannot answer (the bot cannot write to them in private): play on.
+claim-voter-computer = ❌ { $name }: the club player plays this seat now, and it does not accept a claim without proof: play on.
 claim-proved = ✅ Proved: however the opponents play, { $whose ->
     [side] { $name } and partner take
    *[self] { $name } takes

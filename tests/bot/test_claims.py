@@ -809,6 +809,54 @@ async def test_a_voter_who_blocks_the_bot_during_the_vote_refuses(
     assert n_actions(db_path) == moves
 
 
+async def forget_me(fake: FakeTelegram, user: FakeUser) -> None:
+    await fake.send_text(user, user.id, "/forget_me")
+    confirm = await fake.wait_for(
+        lambda: next(
+            (m for m in fake.chat_messages(user.id) if m.buttons() and "Удалить" in m.text), None
+        )
+    )
+    await (await fake.press_button(user, confirm, text_contains="Да")).answer()
+
+
+@pytest.mark.parametrize("how", ["leave", "forget_me"])
+async def test_a_voter_whose_seat_passes_to_the_computer_refuses(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path, how: str
+) -> None:
+    """A voter hands their seat to the computer during the vote (/leave,
+    /forget_me): a computer refuses, so the vote ends at once rather than at
+    its deadline, hours away in a game by the day."""
+    await make_bot()
+    table, users = await four_people(fake)
+    claimer, hand = await to_first_claim(fake, table, users)
+    seat = users.index(claimer)
+    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    moves = n_actions(db_path)
+    await open_vote(fake, claimer, hand, others)
+    await press_answer(fake, others[1], "Согласен")  # an answer given stands
+    await fake.wait_for(lambda: "согласились" in question(fake, others[1]).text, timeout=CHECK)
+    assert claim_rows(db_path)[0][0] == "vote"
+    if how == "leave":
+        await fake.send_text(others[0], GROUP, "/leave")
+    else:
+        await forget_me(fake, others[0])
+    note = await fake.wait_for(
+        lambda: next((t for t in fake.sent_texts(GROUP) if "клубный игрок, а он" in t), None),
+        timeout=CHECK,
+    )
+    assert (others[0].first_name in note) == (how == "leave")
+    await fake.wait_for(lambda: claim_rows(db_path)[0][0] == "refused", timeout=CHECK)
+    await fake.wait_for(
+        lambda: (
+            button_data(fake.last_message(claimer.id), "m:") is not None
+            and "голосовании" not in fake.last_message(claimer.id).text
+        ),
+        timeout=CHECK,
+    )
+    await fake.wait_for(lambda: "закрыта" in question(fake, others[1]).text, timeout=CHECK)
+    assert n_actions(db_path) == moves
+
+
 def reminded(fake: FakeTelegram, user: FakeUser) -> bool:
     return any("ждём вашего ответа на заявку" in t for t in fake.sent_texts(user.id))
 
