@@ -47,7 +47,9 @@ class RematchService:
             opening = Opening(
                 place=Place(old.chat_id, old.thread_id),
                 title=old.chat_title,
-                creator_id=old.creator_id,
+                # Who asked for it sets it up and starts it: the old table's
+                # creator may have left, and nobody else could.
+                creator_id=person.user_id,
                 lang=old.lang,
                 rules=old.rules,
                 ai_level=old.ai_level,
