@@ -198,6 +198,8 @@ class App:
             ),
         )
         bot = self.bot
+        # Who is in a group now, as Telegram says: for a call's seat and the Mini App.
+        members = Members(partial(ask_telegram, bot), self.clock.now)
         # «Call me»: opening a table calls its group's subscribers, in its transaction.
         self.calls = CallService(self.registry)
         self.tables = TableService(
@@ -205,6 +207,7 @@ class App:
             self.play,
             lambda chat, user: is_admin(bot, chat, user),
             on_open=self.calls.on_open,
+            is_member=members,
         )
         self.lookups = LookupService(self.registry)
         self.rematch = RematchService(self.registry, self.tables)
@@ -223,7 +226,7 @@ class App:
                 self.play,
                 texts,
                 self.clock,
-                Members(partial(ask_telegram, self.bot), self.clock.now),
+                members,
             )
             if s.webapp_url
             else None

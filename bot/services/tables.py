@@ -39,12 +39,20 @@ class Person:
 #: Asks Telegram whether a user is an admin of a group: (chat, user) -> bool.
 AdminCheck = Callable[[int, int], Awaitable[bool]]
 
+#: Asks Telegram whether a user is in a group now: (chat, user) -> True/False,
+#: None when there is no answer.
+MemberCheck = Callable[[int, int], Awaitable[bool | None]]
+
 #: Run in the transaction that opens a table (the calls to its group's subscribers).
 OpenHook = Callable[[Conn, LiveTable], Awaitable[None]]
 
 
 async def _nobody_is_admin(chat_id: int, user_id: int) -> bool:
     return False
+
+
+async def _membership_unknown(chat_id: int, user_id: int) -> bool | None:
+    return None
 
 
 def pause_key(reason: Pause) -> str:
@@ -84,12 +92,14 @@ class TableService:
         is_admin: AdminCheck = _nobody_is_admin,
         *,
         on_open: OpenHook,
+        is_member: MemberCheck = _membership_unknown,
     ) -> None:
         """``on_open``: part of the transaction that opens a table (the calls)."""
         self.reg = reg
         self.ctx = reg.ctx
         self.play = play
         self.is_admin = is_admin
+        self.is_member = is_member
         self.on_open = on_open
         self._options_open: set[int] = set()
 
@@ -222,10 +232,16 @@ class TableService:
     async def join_from_call(self, chat_id: int, table_id: int, person: Person) -> LiveTable | str:
         """A call's seat button: a free seat at that very table while it is
         still open (the table's own checks). A person the bot no longer knows
-        (forgotten since) gets the table's deep link to Start with instead."""
+        (forgotten since) gets the table's deep link to Start with instead.
+        Someone who has left the group since (Telegram does not always tell
+        the bot) gets no seat there and is called no more."""
         row = await repo.get_table(self.ctx.db, table_id)
         if row is None or row.chat_id != chat_id:
             raise UserError("err-stale")
+        if await self.is_member(chat_id, person.user_id) is False:
+            async with self.ctx.db.tx() as conn:
+                await repo_calls.unsubscribe(conn, chat_id, person.user_id)
+            raise UserError("err-call-not-member", group=esc(row.chat_title))
         user = await repo.get_user(self.ctx.db, person.user_id)
         if user is None or not user.started or user.blocked:
             return self.join_link(table_id, 0)

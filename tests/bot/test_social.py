@@ -425,6 +425,27 @@ async def test_who_leaves_the_group_is_called_no_more(
     await fake.wait_for(lambda: rows(db_path, "SELECT user_id FROM call_me") == [(anna.id,)])
 
 
+async def test_who_left_unheard_gets_no_seat_from_a_call_and_no_more_calls(
+    fake: FakeTelegram, db_path: Path, running_bot: InProcessBot
+) -> None:
+    """Telegram does not always tell the bot that someone left: the call's
+    seat button asks whether they are still in the group."""
+    anna, boris = fake.add_user(5711, "Анна"), fake.add_user(5712, "Борис")
+    fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
+    for u in (anna, boris):
+        await fake.start_bot(u)
+    asked = await fake.send_text(boris, GROUP, "/call_me")
+    await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"))
+    fake.remove_member(GROUP, boris, quietly=True)
+    table = await new_table(fake, anna, GROUP)
+    await fake.wait_for(lambda: calls_of(fake, boris), message="Boris called")
+    answer = await press_label(fake, boris, calls_of(fake, boris)[0], "Сесть")
+    assert "больше не в группе" in answer["text"]
+    await fake.wait_idle(quiet=0.05)
+    assert "Борис" not in table.table_message().text
+    assert subscribers(db_path, GROUP) == []
+
+
 def answer_to(fake: FakeTelegram, chat_id: int, asked: dict[str, Any]) -> FakeMessage | None:
     """The bot's answer to the message ``asked``, as it stands now."""
     return next(

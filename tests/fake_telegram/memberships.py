@@ -69,14 +69,25 @@ class Memberships(ServerState):
         self.world.service_message(chat, actor, {"new_chat_members": [user.to_api()]})
         self._bump()
 
-    def remove_member(self, chat_id: int, user: FakeUser, by_user: FakeUser | None = None) -> None:
-        """``user`` leaves (or is removed from) a group."""
+    def remove_member(
+        self,
+        chat_id: int,
+        user: FakeUser,
+        by_user: FakeUser | None = None,
+        *,
+        quietly: bool = False,
+    ) -> None:
+        """``user`` leaves (or is removed from) a group. ``quietly``: the bot
+        hears nothing of it (a large supergroup sends no service message, and
+        ``chat_member`` updates come only to a bot that is an admin and asked)."""
         chat = self.world.chat(chat_id)
         self.world.ensure_known(user)
         actor = self.world.ensure_known(by_user) if by_user is not None else user
         old = chat.members.get(user.id, "left")
         new: MemberStatus = "left" if actor is user else "kicked"
         chat.members[user.id] = new
+        if quietly:
+            return
         self.world.member_update("chat_member", chat, actor, user, old, new)
         self.world.service_message(chat, actor, {"left_chat_member": user.to_api()})
         self._bump()
