@@ -62,6 +62,11 @@ def _ignore(table_id: int) -> None:
     """No one listens."""
 
 
+#: Finished or cancelled tables kept in memory, the latest asked for (a
+#: lookup, a record, a rematch reads one again and again; months of them must not pile up).
+KEPT_ENDED = 32
+
+
 class Registry:
     def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
@@ -128,6 +133,8 @@ class Registry:
         """The live table, loading it (and replaying its game) if not cached."""
         live = self._tables.get(table_id)
         if live is not None:
+            if live.status not in ("open", "playing"):
+                self._tables[table_id] = self._tables.pop(table_id)  # asked for last
             return live
         row = await repo.get_table(self.ctx.db, table_id)
         if row is None:
@@ -172,7 +179,17 @@ class Registry:
                     live.pinged = deadline.seat
         await self.refresh_names(live)
         self._tables[table_id] = live
+        if live.status not in ("open", "playing"):
+            self._trim_ended()
         return live
+
+    def _trim_ended(self) -> None:
+        """Keep the ``KEPT_ENDED`` ended tables asked for last; any other is
+        read again when asked (one whose lock is held stays till next time)."""
+        ended = [t for t, live in self._tables.items() if live.status not in ("open", "playing")]
+        for table_id in ended[:-KEPT_ENDED]:
+            if not self.busy(table_id):
+                del self._tables[table_id]
 
     async def refresh_names(self, live: LiveTable) -> None:
         ids = [uid for uid in live.seats if uid is not None]

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from fake_telegram import FakeTelegram
-from harness import open_table, play_moves
+from harness import MakeBot, open_table, play_moves
+
+from bot.model import rules_to_json
+from bot.services.live import KEPT_ENDED
+from bot.storage import repo
+from engine.rules import PRESETS
 
 GROUP = -1003003
 COMMANDS = ("/score", "/turn", "/table", "/info", "/sheet")
@@ -91,3 +96,23 @@ async def test_lookups_in_every_phase(fake, running_bot) -> None:
     assert "Последние партии" in history and "победа" in history
     stats = await ask(fake, anna, GROUP, "/stats")
     assert "1 партия" in stats
+
+
+async def test_ended_tables_kept_in_memory_are_few(fake: FakeTelegram, make_bot: MakeBot) -> None:
+    """Lookups, records and rematches read ended tables again and again; the
+    registry keeps the latest asked for, not every one ever read."""
+    bot = await make_bot()
+    reg = bot.app.registry
+    rules = rules_to_json(PRESETS["classic"])
+    async with bot.app.db.tx() as conn:
+        ids = []
+        for _ in range(KEPT_ENDED + 8):  # one open table a group: each ends first
+            ids.append(await repo.create_table(conn, -100777, "Клуб", 1, rules, 4, "ru"))
+            await repo.update_table(conn, ids[-1], status="cancelled")
+    for t in ids:
+        assert (await reg.get(t)) is not None
+    first = await reg.get(ids[0])  # asked for again: the latest now
+    kept = [t for t in ids if reg.cached(t) is not None]
+    assert len(kept) == KEPT_ENDED
+    assert reg.cached(ids[0]) is first and reg.cached(ids[1]) is None
+    assert kept[-1] == ids[-1]
