@@ -130,6 +130,11 @@ class LiveTable:
     def seq(self) -> int:
         return len(self.game.actions) if self.game else 0
 
+    @property
+    def voting(self) -> bool:
+        """A claim is being voted on: it holds the very move it was made at."""
+        return self.claim_vote is not None and self.claim_vote == self.seq
+
     def seat_of(self, user_id: int) -> int | None:
         for seat, uid in enumerate(self.seats):
             if uid == user_id:

@@ -39,7 +39,7 @@ from bot.outbox import enqueue_put, enqueue_send
 from bot.services import render
 from bot.services.errors import UserError
 from bot.services.live import Registry
-from bot.services.play import UNREACHABLE, PlayService, VoterOut, schedule_turn, voting
+from bot.services.play import UNREACHABLE, PlayService, VoterOut, schedule_turn
 from bot.storage import repo, repo_claims
 from bot.storage.db import Conn
 from bot.storage.repo_claims import ACCEPTED, EXPIRED, PROVED, REFUSED, VOTE, ClaimRow
@@ -94,7 +94,7 @@ class ClaimVotes:
 
     async def expire(self, live: LiveTable) -> None:
         """The vote's deadline came with the vote still open: refused."""
-        if live.game_id is None or not voting(live):
+        if live.game_id is None or not live.voting:
             return
         row = await repo_claims.open_claim(self.ctx.db, live.game_id)
         if row is None or row.seq != live.seq:
@@ -116,7 +116,7 @@ class ClaimVotes:
         their private chat (``unreachable``), or their seat passed to the
         computer, which refuses (``computer``: /leave, /forget_me). A refusal,
         unless they have accepted already."""
-        if live.game_id is None or not voting(live):
+        if live.game_id is None or not live.voting:
             return
         row = await repo_claims.open_claim(self.ctx.db, live.game_id)
         if row is None or row.seq != live.seq:
@@ -223,7 +223,7 @@ class ClaimService:
             seat = live.seat_of(user_id)
             if seat is None:
                 raise UserError("err-not-at-table")
-            if voting(live):
+            if live.voting:
                 raise UserError("err-claim-voting")
             if seq != live.seq:
                 raise UserError("err-stale")
@@ -327,7 +327,7 @@ class ClaimService:
             seat = live.seat_of(user_id)
             if seat is None:
                 raise UserError("err-not-at-table")
-            if not voting(live) or seq != live.seq or live.game_id is None:
+            if not live.voting or seq != live.seq or live.game_id is None:
                 raise UserError("err-stale")
             row = await repo_claims.open_claim(self.ctx.db, live.game_id)
             if row is None or (row.seq, row.n) != (seq, n):

@@ -176,7 +176,7 @@ class PlayService:
             assert g is not None
             if g.to_move != seat:
                 raise UserError("err-not_your_turn")
-            if voting(live):  # a claim of this move is voted on
+            if live.voting:  # a claim of this move is voted on
                 raise UserError("err-claim-voting")
             if action == BLIND and seat in live.looked:
                 raise UserError("err-looked")
@@ -412,7 +412,7 @@ class PlayService:
         A claim's vote keeps the deadline it runs to (someone coming back or
         stepping away does not give it a move's time anew); after a pause it
         gets a fresh one, as a move does."""
-        if voting(live) and live.due_at is not None and not live.paused:
+        if live.voting and live.due_at is not None and not live.paused:
             return
         await schedule_turn(self.ctx, conn, live)
 
@@ -454,7 +454,7 @@ class PlayService:
     async def _remind(self, live: LiveTable, d: repo.Deadline) -> None:
         """Daily: a reminder line. Real time: a ping that goes when they move
         (none for people who asked for /quiet)."""
-        if voting(live):
+        if live.voting:
             await self._remind_voters(live, d)
             return
         uid = live.seats[d.seat]
@@ -496,7 +496,7 @@ class PlayService:
         """The club player makes this one move; three in a row hand it the seat."""
         g = live.game
         assert g is not None
-        if voting(live):  # the vote's own deadline
+        if live.voting:  # the vote's own deadline
             await self.votes.expire(live)
             self.kick(live.table_id)  # the claimer may have left the seat to the computer
             return
@@ -638,7 +638,7 @@ class PlayService:
             not g.finished
             and g.to_move >= 0
             and live.is_computer(g.to_move)
-            and not voting(live)  # a claimer who left the seat: the vote decides first
+            and not live.voting  # a claimer who left the seat: the vote decides first
         )
 
     async def resume_all(self) -> None:
@@ -668,11 +668,6 @@ class PlayService:
         self.thinkers.shutdown()
 
 
-def voting(live: LiveTable) -> bool:
-    """A claim is being voted on: it holds the very move it was made at."""
-    return live.claim_vote is not None and live.claim_vote == live.seq
-
-
 async def schedule_turn(ctx: Ctx, conn: Conn, live: LiveTable, left: float | None = None) -> None:
     """The deadline of whoever must move now, none while the computer moves:
     a move's time, or the ``left`` seconds the move still had (given back
@@ -680,7 +675,7 @@ async def schedule_turn(ctx: Ctx, conn: Conn, live: LiveTable, left: float | Non
     claim is voted on it is the vote's deadline, whoever sits at the seat."""
     g = live.game
     assert g is not None and live.game_id is not None
-    mover_waits = live.is_computer(g.to_move) and not voting(live)
+    mover_waits = live.is_computer(g.to_move) and not live.voting
     if live.status != "playing" or g.finished or live.paused or mover_waits:
         await repo.clear_deadline(conn, live.game_id)
         live.due_at = None

@@ -23,7 +23,7 @@ def claim_offered(table: LiveTable, v: View) -> bool:
         v.phase == PLAY
         and v.to_move == v.seat
         and v.hand_size - len(v.tricks) >= 2
-        and table.claim_vote != table.seq
+        and not table.voting
         and table.claims.get((v.hand_no, v.seat), 0) < CLAIMS_PER_HAND
         and not table.is_computer(v.seat)
     )
@@ -36,7 +36,7 @@ def claim_part(
     claim is voted on, or the button."""
     if v.to_move != v.seat or v.phase != PLAY:
         return None, markup
-    if table.claim_vote == table.seq:
+    if table.voting:
         return tr("claim-waiting"), markup
     if claim_offered(table, v):
         n = table.claims.get((v.hand_no, v.seat), 0) + 1

@@ -109,7 +109,7 @@ def seat_part(tr: Tr, live: LiveTable, seat: int, now: float) -> dict[str, Any]:
     v = view(g, seat)
     hidden = blind_pending(live, seat)
     on = playing(live)
-    my_turn = on and v.to_move == seat
+    my_turn = on and v.to_move == seat and not live.voting  # a claim's vote holds the move
     return {
         "seat": seat,
         "partner": partner(v.players, seat),
@@ -229,6 +229,8 @@ def _lines(
 
 def _prompt(tr: Tr, live: LiveTable, v: View, hidden: bool) -> str:
     """What this seat is to do now (or whom it waits for)."""
+    if live.voting:  # no card until the claim's vote ends
+        return plain(tr("claim-waiting" if v.to_move == v.seat else "err-claim-voting"))
     if v.to_move != v.seat:
         wait = plain(tr("hand-wait", name=player_name(tr, live, v.to_move)))
         return f"{wait} {plain(tr('hand-blind-later'))}" if hidden else wait

@@ -133,3 +133,25 @@ async def test_names_and_titles_are_plain_text() -> None:
     assert "«Клуб <по средам>»" in state["lines"]["status"]  # the group, as typed
     assert state["due_at"] is None and state["to_move"] == -1 and not state["my_turn"]
     assert state["score"][0]["line"] == "Анна + Вера & Co: 0 (0 мешков)"
+
+
+async def test_no_card_to_play_while_a_claim_is_voted_on() -> None:
+    """The Mini App holds the move as the chat does: the claimer waits for
+    the vote, the others are told what play waits for."""
+    tr = await texts()
+    g = Game(CLUB, seed=5)
+    while g.phase is not PLAY:
+        g.apply_action(g.legal_actions()[0])
+    live = table_at(g)
+    live.looked = {0, 1, 2, 3}
+    mover = g.to_move
+    before = seat_state(tr, live, mover, NOW)
+    assert before["my_turn"] and before["playable"]
+    live.claim_vote = live.seq
+    state = seat_state(tr, live, mover, NOW)
+    assert not state["my_turn"] and state["playable"] == []
+    assert "голосовании" in state["prompt"]
+    other = seat_state(tr, live, (mover + 1) % 4, NOW)
+    assert "голосование" in other["prompt"]
+    live.claim_vote = live.seq - 1  # an old claim's: play goes on
+    assert seat_state(tr, live, mover, NOW)["playable"] == before["playable"]
