@@ -44,7 +44,7 @@ class RecordService:
 
     async def command(self, where: Place, arg: str | None, user_id: int, locale: str) -> str:
         """``/hand N`` in a group: hand N of its topic's running game, else of
-        its last one; the reply's key."""
+        its last one (finished or cancelled); the reply's key."""
         text = (arg or "").strip()
         if not (text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS):
             raise UserError("record-usage")
@@ -55,7 +55,7 @@ class RecordService:
         hand, done = int(text), hands_finished(live.game)
         if 1 <= hand <= done:
             return await self._send(live, hand - 1, user_id, locale)
-        if hand == done + 1 and not live.game.finished:
+        if hand == done + 1 and live.status == "playing":  # a cancelled one never ends
             raise UserError("record-not-finished")
         if done == 0:
             raise UserError("record-none-yet")

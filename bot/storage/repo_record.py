@@ -27,13 +27,15 @@ async def mark_sent(conn: Conn, user_id: int, table_id: int, hand_no: int, now: 
 
 
 async def game_table_in(db: Database, chat_id: int, thread_id: int = 0) -> int | None:
-    """The group topic's running game's table, else its last finished one
-    (a table just opened, no game yet, is passed over)."""
+    """The group topic's running game's table, else the last one that had a
+    game, finished or cancelled (a table just opened, or cancelled before
+    its game began, is passed over)."""
     if not storable(chat_id):
         return None
     row = await db.fetchone(
-        "SELECT table_id FROM tables WHERE chat_id=? AND thread_id=?"
-        " AND status IN ('playing','finished')"
+        "SELECT table_id FROM tables AS t WHERE chat_id=? AND thread_id=?"
+        " AND (status IN ('playing','finished') OR (status='cancelled'"
+        " AND EXISTS (SELECT 1 FROM games AS g WHERE g.table_id=t.table_id)))"
         " ORDER BY (status='playing') DESC, table_id DESC LIMIT 1",
         (chat_id, thread_id),
     )

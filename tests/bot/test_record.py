@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import BotProcess, MakeBot, Table, open_table, play_moves
+from harness import BotProcess, MakeBot, Table, open_table, play_moves, press_label
 
 from bot.i18n import Texts, make_core
 from bot.model import LiveTable, TableStatus
@@ -241,6 +241,18 @@ async def test_hand_n_in_the_group(fake: FakeTelegram, make_bot: MakeBot, db_pat
         message="told to ask in the group",
     )
     assert not _records(fake, anna)
+    # Cancelled, the game is still the group's last: its finished hands are
+    # there, and the one cut short will never be.
+    await fake.send_text(anna, GROUP, "/cancel")
+    await fake.wait_for(lambda: "Отменить игру" in fake.last_message(GROUP).text)
+    await press_label(fake, anna, fake.last_message(GROUP), "Да")
+    await fake.wait_for(lambda: "игра отменена" in table.table_message().text)
+    assert await _reply(fake, anna, "/hand 1") == "Запись сдачи отправлена вам в личный чат."
+    await fake.wait_for(lambda: len(_records(fake, anna)) == 1, message="the record")
+    _check_record(_records(fake, anna)[0], hand_record(_game(db_path), 0))
+    assert await _reply(fake, anna, "/hand 2") == (
+        "В этой партии сыграна 1 сдача: напишите /hand 1."
+    )
 
 
 async def test_long_names_keep_the_record_within_telegrams_limit(
