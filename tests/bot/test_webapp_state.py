@@ -4,13 +4,18 @@ down before a blind nil, the club exchange seen only by the two partners."""
 from __future__ import annotations
 
 import json
+import random
 from functools import partial
 from typing import Any
 
+import pytest
+
 from bot.i18n import Texts, make_core
 from bot.model import LiveTable, TableStatus
-from bot.webapp.state import seat_state
-from engine import BID, BLIND, CLUB, Game
+from bot.webapp.state import public_state, seat_state
+from bot.webapp.watch import spectator_part
+from engine import BID, BLIND, CLAIM, CLUB, Game
+from engine.cards import card_label
 from engine.game import BIDDING, EXCHANGE, PLAY
 
 NOW = 1_800_000_000.0
@@ -155,3 +160,32 @@ async def test_no_card_to_play_while_a_claim_is_voted_on() -> None:
     assert "голосование" in other["prompt"]
     live.claim_vote = live.seq - 1  # an old claim's: play goes on
     assert seat_state(tr, live, mover, NOW)["playable"] == before["playable"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+async def test_a_spectator_sees_no_card_held_in_a_club_game(seed: int) -> None:
+    """Blind nil, the exchange, a claim voted on: at every move of the first
+    hands of a club game, what a spectator is sent names no card still held."""
+    tr = await texts()
+    rng = random.Random(seed)
+    g = behind_by_150() if seed == 0 else Game(CLUB, seed=seed)
+    live = table_at(g)
+    live.looked = {0, 1, 2, 3}
+    phases = set()
+    while not g.finished and g.hand_no < 2:
+        checks = [None, live.seq] if g.phase is PLAY and rng.random() < 0.2 else [None]
+        for vote in checks:
+            live.claim_vote = vote
+            state = {**public_state(tr, live), **spectator_part(tr, live, NOW)}
+            assert state["hand"] == [] and state["playable"] == [] and state["exchange"] is None
+            assert state["bids"] == [] and state["blind"] is None and not state["my_turn"]
+            text = json.dumps(state, ensure_ascii=False)
+            for s in range(4):
+                for c in g.hand_cards(s):
+                    assert card_label(c) not in text, (g.phase, s, c)
+        live.claim_vote = None
+        phases.add(g.phase)
+        legal = [a for a in g.legal_actions() if a != CLAIM]
+        g.apply_action(BLIND if BLIND in legal else rng.choice(legal))
+        live.game = g
+    assert PLAY in phases and (seed != 0 or EXCHANGE in phases)
