@@ -77,8 +77,9 @@ async def test_the_wal_starts_over_while_writes_never_stop(tmp_path: Path) -> No
     # Without the pass between writes the WAL grows with everything written.
     print(f"{written} rows of 3,000 bytes; the WAL at most {longest:,} bytes")
     # Starting over, it holds what is written between two passes and their
-    # own time (a few MiB at ~20,000 rows a second); never starting over, all.
-    assert longest < written * 3000 / 4, (written, longest)
+    # own time (a few MiB at ~20,000 rows a second, more on a machine busy
+    # with other tests); never starting over, all of it and more.
+    assert longest < written * 3000 / 2, (written, longest)
     check = sqlite3.connect(path)
     try:
         assert check.execute("SELECT COUNT(*) FROM blobs").fetchone()[0] == written

@@ -7,16 +7,29 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import random
 import socket
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from .models import FakeMessage, FakeUser
 
+#: Ports handed to servers the tests start: below Linux's ephemeral range
+#: (32768-60999), which every outgoing connection draws from, so that no
+#: client socket of another test can take the port between this check and
+#: the server's bind (a port the kernel picks is in that range).
+PORTS = range(20000, 32000)
+
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A port free now, outside the ephemeral range."""
+    for port in random.sample(PORTS, 200):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in the test range")
 
 
 def sign_init_data(
