@@ -48,7 +48,6 @@ POINT_WEIGHT = 0.02  # per point of the hand: breaks ties once the game is decid
 BID_WINDOW = 2  # bids tried around the rule estimate
 NIL_TRY = 2.5  # nil is tried for hands whose rule-player nil risk is below this
 NIL_BELIEF = 0.85  # a nil made in a rollout, when bidding it
-BID_SHAVE = 0.25  # when bidding: the chance that good defence takes one of the side's tricks
 BID_BUDGET = 2  # a bid decides the whole hand: this many budgets of a card
 EXCHANGE_TRIED = 6  # cards tried for each pass of the club exchange
 PRIOR_Z = 1.0  # how sure the search must be to overrule the rule player
@@ -76,18 +75,11 @@ class Valuer:
     the partner took any, else from the side that took most). Rollouts defend
     against a nil with the rule player's habits; real opponents who search
     break more nils, and a bid must not count on their mistakes.
-
-    ``shave``: the probability that the side loses one of the tricks it took
-    in a rollout to the opponents (from its member, not bidding nil, with the
-    most tricks, to the opponent with the most). The rollouts defend with the
-    rule player's habits; defenders who search take more, and a contract
-    made in a rollout with no trick to spare is less sure than it looks.
     """
 
-    def __init__(self, side: int, doubt: int = -1, shave: float = 0.0) -> None:
+    def __init__(self, side: int, doubt: int = -1) -> None:
         self.side = side
         self.doubt = doubt
-        self.shave = shave
         self._cache: dict[tuple[tuple[int, ...], tuple[int, ...], bool], float] = {}
         # One search values hands from one score state: the same bids, blind
         # calls and tricks always score the same, and they repeat across deals.
@@ -95,27 +87,6 @@ class Valuer:
 
     def __call__(self, g: Game, tricks: list[int]) -> tuple[float, float]:
         """(chance to win the game, hand points) after the hand ``g`` ends with ``tricks``."""
-        lost = self._shaved(g, tricks) if self.shave > 0 else None
-        if lost is None:
-            return self._doubted(g, tricks)
-        w1, p1 = self._doubted(g, tricks)
-        w0, p0 = self._doubted(g, lost)
-        q = self.shave
-        return (1 - q) * w1 + q * w0, (1 - q) * p1 + q * p0
-
-    def _shaved(self, g: Game, tricks: list[int]) -> list[int] | None:
-        """``tricks`` with one of the side's tricks taken by an opponent (None: none to take)."""
-        mine = [s for s in range(g.n) if side_of(g.n, s) == self.side]
-        donors = [s for s in mine if tricks[s] and g.bids[s] != 0]
-        others = [s for s in range(g.n) if s not in mine]
-        if not donors or not others:
-            return None
-        out = list(tricks)
-        out[max(donors, key=tricks.__getitem__)] -= 1
-        out[max(others, key=tricks.__getitem__)] += 1
-        return out
-
-    def _doubted(self, g: Game, tricks: list[int]) -> tuple[float, float]:
         s = self.doubt
         if s < 0 or g.bids[s] != 0 or tricks[s]:
             return self._value(g, tricks)
@@ -300,7 +271,7 @@ def score_bids(
     cost = effective_candidates(len(cands)) * (sum(v.hand_counts) + v.players)
     worlds = sample_worlds(v, rng, world_count(cost, BID_BUDGET * budget_ms), deadline=deadline)
     keep = (prior,) if extra is None else (prior, extra)
-    value = Valuer(me_side(v), doubt=v.seat, shave=BID_SHAVE)
+    value = Valuer(me_side(v), doubt=v.seat)
     return evaluate(cands, worlds, value, deadline, keep=keep), prior
 
 
