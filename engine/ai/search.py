@@ -36,11 +36,13 @@ from engine.game import BID, BLIND, EXCHANGE, PLAY, Game
 from engine.scoring import score_hand, side_of
 from engine.view import View
 
-# Simulated card plays per millisecond of budget on the reference 2-core machine.
-PLAYS_PER_MS = 100
+# Simulated card plays per millisecond of budget on the reference 2-core machine
+# (measured by counting the rollouts' plays against the deciding thread's CPU time).
+PLAYS_PER_MS = 380
 MIN_WORLDS = 12
-MAX_WORLDS = 160
-WEIGH_COST = 4  # a replayed card (weighing a world by the plays seen) costs ~ this many plays
+MAX_WORLDS = 800
+WORLD_COST = 16  # dealing and weighing an imagined deal costs ~ this many plays
+WEIGH_COST = 1  # a replayed card (weighing a world by the plays seen) costs ~ this many plays
 WIN_SCALE = 1000.0  # utility of a won game
 POINT_WEIGHT = 0.02  # per point of the hand: breaks ties once the game is decided
 BID_WINDOW = 2  # bids tried around the rule estimate
@@ -204,7 +206,7 @@ def best(scored: list[Scored] | tuple[Scored, ...], prior: int) -> int:
 
 
 def world_count(cost_per_world: float, budget_ms: int) -> int:
-    work = int(budget_ms * PLAYS_PER_MS / max(1.0, cost_per_world))
+    work = int(budget_ms * PLAYS_PER_MS / max(1.0, cost_per_world + WORLD_COST))
     return max(MIN_WORLDS, min(MAX_WORLDS, work))
 
 
