@@ -15,13 +15,13 @@ with a 95 % interval, contracts made, the mean bid.
 from __future__ import annotations
 
 import argparse
-import importlib
 import random
 import sys
 import time
 from typing import Any
 
 from bench.arena import Player, interval
+from bench.tuning import apply_sets
 from engine.ai.pimc import hand_value
 from engine.game import BIDDING, PLAY, Game
 from engine.rules import Rules
@@ -79,11 +79,7 @@ def main() -> None:
         help="try a constant of engine.ai (e.g. search.PRIOR_Z=2) for this run",
     )
     args = ap.parse_args()
-    for item in args.set:
-        name, _, value = item.partition("=")
-        mod, _, attr = name.rpartition(".")
-        module = importlib.import_module(f"engine.ai.{mod}")
-        setattr(module, attr, type(getattr(module, attr))(value))
+    apply_sets(args.set)
     diffs: list[float] = []
     agg: dict[str, dict[str, float]] = {args.x: {}, args.y: {}}
     start = time.perf_counter()

@@ -12,10 +12,10 @@ calibrate ``search.PLAYS_PER_MS`` so that a decision takes about its budget.
 from __future__ import annotations
 
 import argparse
-import importlib
 from collections import defaultdict
 
 from bench.stats import percentile
+from bench.tuning import apply_sets
 from engine.ai import plain as plain_player
 from engine.ai import player, search
 from engine.ai.clock import thread_cpu
@@ -31,11 +31,7 @@ def main() -> None:
     ap.add_argument("--budget-ms", type=int, default=None)
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     args = ap.parse_args()
-    for item in args.set:
-        name, _, value = item.partition("=")
-        mod, _, attr = name.rpartition(".")
-        module = importlib.import_module(f"engine.ai.{mod}")
-        setattr(module, attr, type(getattr(module, attr))(value))
+    apply_sets(args.set)
     plays = [0]
     play_out = search.play_out
 

@@ -780,6 +780,21 @@ async def test_a_voter_who_blocked_the_bot_refuses_at_once(
     assert n_actions(db_path) == moves
 
 
+async def play_goes_on(fake: FakeTelegram, db: Path, claimer: FakeUser, voter: FakeUser) -> None:
+    """The claim refused: the claimer's hand offers cards again, without the
+    vote's line, and the voter's question is closed (no cards, no buttons)."""
+    await fake.wait_for(lambda: claim_rows(db)[0][0] == "refused", timeout=CHECK)
+    await fake.wait_for(
+        lambda: (
+            button_data(fake.last_message(claimer.id), "m:") is not None
+            and "голосовании" not in fake.last_message(claimer.id).text
+        ),
+        timeout=CHECK,
+    )
+    await fake.wait_for(lambda: "закрыта" in question(fake, voter).text, timeout=CHECK)
+    assert not question(fake, voter).buttons()
+
+
 async def test_a_voter_who_blocks_the_bot_during_the_vote_refuses(
     fake: FakeTelegram, make_bot: MakeBot, db_path: Path
 ) -> None:
@@ -795,17 +810,7 @@ async def test_a_voter_who_blocks_the_bot_during_the_vote_refuses(
     await fake.wait_for(
         lambda: any("не может ответить" in t for t in fake.sent_texts(GROUP)), timeout=CHECK
     )
-    await fake.wait_for(lambda: claim_rows(db_path)[0][0] == "refused", timeout=CHECK)
-    await fake.wait_for(
-        lambda: (
-            button_data(fake.last_message(claimer.id), "m:") is not None
-            and "голосовании" not in fake.last_message(claimer.id).text
-        ),
-        timeout=CHECK,
-    )
-    # The other voter's question is closed: no cards, no buttons.
-    await fake.wait_for(lambda: "закрыта" in question(fake, others[1]).text, timeout=CHECK)
-    assert not question(fake, others[1]).buttons()
+    await play_goes_on(fake, db_path, claimer, others[1])
     assert n_actions(db_path) == moves
 
 
@@ -845,15 +850,7 @@ async def test_a_voter_whose_seat_passes_to_the_computer_refuses(
         timeout=CHECK,
     )
     assert (others[0].first_name in note) == (how == "leave")
-    await fake.wait_for(lambda: claim_rows(db_path)[0][0] == "refused", timeout=CHECK)
-    await fake.wait_for(
-        lambda: (
-            button_data(fake.last_message(claimer.id), "m:") is not None
-            and "голосовании" not in fake.last_message(claimer.id).text
-        ),
-        timeout=CHECK,
-    )
-    await fake.wait_for(lambda: "закрыта" in question(fake, others[1]).text, timeout=CHECK)
+    await play_goes_on(fake, db_path, claimer, others[1])
     assert n_actions(db_path) == moves
 
 
