@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 from enum import IntEnum, StrEnum
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from engine import Game, Rules
 from engine.rules import PRESETS
@@ -39,6 +39,12 @@ class Place:
 
 #: Claims of the rest of a hand each seat may make in one hand.
 CLAIMS_PER_HAND = 2
+
+#: Why a claim's voter cannot answer: the bot cannot write to them, or the
+#: computer plays their seat now (and a computer refuses).
+VoterOut = Literal["unreachable", "computer"]
+UNREACHABLE: VoterOut = "unreachable"
+COMPUTER: VoterOut = "computer"
 
 #: ``tables.creator_id`` of a table opened by an anonymous admin or a channel.
 NO_CREATOR = 0
@@ -129,6 +135,11 @@ class LiveTable:
     @property
     def seq(self) -> int:
         return len(self.game.actions) if self.game else 0
+
+    @property
+    def ended(self) -> bool:
+        """Finished or cancelled: only looked at any more."""
+        return self.status not in (TableStatus.OPEN, TableStatus.PLAYING)
 
     @property
     def voting(self) -> bool:

@@ -46,10 +46,10 @@ class CallService:
         the person). Handled twice it would undo itself, so update
         ``update_id`` is marked handled in the same transaction: a restart
         after a crash never handles it again."""
-        return await self._change(chat_id, person, toggle=update_id)
+        return await self._change(chat_id, person, toggled_by=update_id)
 
     async def _change(
-        self, chat_id: int, person: Person, *, toggle: int | None = None
+        self, chat_id: int, person: Person, *, toggled_by: int | None = None
     ) -> tuple[bool, bool]:
         user = await repo.get_user(self.ctx.db, person.user_id)
         async with self.ctx.db.tx() as conn:
@@ -57,10 +57,10 @@ class CallService:
                 conn, person.user_id, person.first_name, person.username, person.lang
             )
             added = await repo_calls.subscribe(conn, chat_id, person.user_id)
-            if toggle is not None:
+            if toggled_by is not None:
                 if not added:
                     await repo_calls.unsubscribe(conn, chat_id, person.user_id)
-                await inbox.done_with_effect(conn, toggle)
+                await inbox.done_with_effect(conn, toggled_by)
         self.reg.langs[person.user_id] = person.lang
         return added, user is not None and user.started and not user.blocked
 

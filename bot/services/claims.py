@@ -34,12 +34,12 @@ from __future__ import annotations
 import sqlite3
 
 from bot.i18n import esc
-from bot.model import CLAIMS_PER_HAND, LiveTable
+from bot.model import CLAIMS_PER_HAND, UNREACHABLE, LiveTable, VoterOut
 from bot.outbox import enqueue_put, enqueue_send
 from bot.services import render
 from bot.services.errors import UserError
 from bot.services.live import Registry
-from bot.services.play import UNREACHABLE, PlayService, VoterOut, schedule_turn
+from bot.services.play import PlayService, schedule_turn
 from bot.storage import repo, repo_claims
 from bot.storage.db import Conn
 from bot.storage.repo_claims import ACCEPTED, EXPIRED, PROVED, REFUSED, VOTE, ClaimRow
@@ -92,12 +92,19 @@ class ClaimVotes:
         self.reg = reg
         self.ctx = reg.ctx
 
+    async def _open_row(self, live: LiveTable) -> ClaimRow | None:
+        """The claim voted on at this very move, as the database holds it."""
+        if live.game_id is None or not live.voting:
+            return None
+        row = await repo_claims.open_claim(self.ctx.db, live.game_id)
+        return row if row is not None and row.seq == live.seq else None
+
     async def expire(self, live: LiveTable) -> None:
         """The vote's deadline came with the vote still open: refused."""
-        if live.game_id is None or not live.voting:
+        if not live.voting:
             return
-        row = await repo_claims.open_claim(self.ctx.db, live.game_id)
-        if row is None or row.seq != live.seq:
+        row = await self._open_row(live)
+        if row is None:
             # Nothing to close after all: the move gets its time anew rather
             # than the deadline coming round again and again.
             saved = live.snapshot()
@@ -116,21 +123,15 @@ class ClaimVotes:
         their private chat (``unreachable``), or their seat passed to the
         computer, which refuses (``computer``: /leave, /forget_me). A refusal,
         unless they have accepted already."""
-        if live.game_id is None or not live.voting:
-            return
-        row = await repo_claims.open_claim(self.ctx.db, live.game_id)
-        if row is None or row.seq != live.seq:
-            return
-        if seat in row.voters and seat not in row.accepted:
+        row = await self._open_row(live)
+        if row is not None and seat in row.voters and seat not in row.accepted:
             await self.close(live, row, REFUSED, seat, why=why)
 
     async def remind(self, live: LiveTable, left: float) -> None:
         """Before the vote's deadline: each voter who has not answered is
         reminded, ``left`` seconds before it (the bot writes to them anyway)."""
-        if live.game_id is None:
-            return
-        row = await repo_claims.open_claim(self.ctx.db, live.game_id)
-        if row is None or row.seq != live.seq:
+        row = await self._open_row(live)
+        if row is None:
             return
         async with self.ctx.db.tx() as conn:
             for s in row.voters:

@@ -113,7 +113,7 @@ class Registry:
                 if live is None or (user_id not in live.names and user_id not in live.seats):
                     continue
                 live.names.pop(user_id, None)
-                if live.status not in ("open", "playing"):
+                if live.ended:
                     self.forget(table_id)
         self.langs.pop(user_id, None)
 
@@ -133,7 +133,7 @@ class Registry:
         """The live table, loading it (and replaying its game) if not cached."""
         live = self._tables.get(table_id)
         if live is not None:
-            if live.status not in ("open", "playing"):
+            if live.ended:
                 self._tables[table_id] = self._tables.pop(table_id)  # asked for last
             return live
         row = await repo.get_table(self.ctx.db, table_id)
@@ -179,14 +179,14 @@ class Registry:
                     live.pinged = deadline.seat
         await self.refresh_names(live)
         self._tables[table_id] = live
-        if live.status not in ("open", "playing"):
+        if live.ended:
             self._trim_ended()
         return live
 
     def _trim_ended(self) -> None:
         """Keep the ``KEPT_ENDED`` ended tables asked for last; any other is
         read again when asked (one whose lock is held stays till next time)."""
-        ended = [t for t, live in self._tables.items() if live.status not in ("open", "playing")]
+        ended = [t for t, live in self._tables.items() if live.ended]
         for table_id in ended[:-KEPT_ENDED]:
             if not self.busy(table_id):
                 del self._tables[table_id]

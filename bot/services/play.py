@@ -15,10 +15,10 @@ import secrets
 import sqlite3
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from bot.i18n import esc
-from bot.model import LiveTable, TableStatus, rules_to_json
+from bot.model import COMPUTER, UNREACHABLE, LiveTable, TableStatus, VoterOut, rules_to_json
 from bot.outbox import enqueue_send
 from bot.pace import is_daily, next_reminder, reminder_times
 from bot.services import pings, render
@@ -50,13 +50,6 @@ def _default_chooser() -> Chooser:
     from engine.ai import choose_action
 
     return choose_action
-
-
-#: Why a claim's voter cannot answer: the bot cannot write to them, or the
-#: computer plays their seat now (and a computer refuses).
-VoterOut = Literal["unreachable", "computer"]
-UNREACHABLE: VoterOut = "unreachable"
-COMPUTER: VoterOut = "computer"
 
 
 class ClaimVoteEnds(Protocol):
@@ -454,20 +447,15 @@ class PlayService:
     async def _remind(self, live: LiveTable, d: repo.Deadline) -> None:
         """Daily: a reminder line. Real time: a ping that goes when they move
         (none for people who asked for /quiet)."""
+        sent = d.reminders + 1
+        after = next_reminder(live.pace, d.due_at - live.pace, d.due_at, sent, self._ping_after)
         if live.voting:
-            await self._remind_voters(live, d)
+            await self._remind_voters(live, d, sent, after)
             return
         uid = live.seats[d.seat]
-        sent = d.reminders + 1
-        start = d.due_at - live.pace
         user = await repo.get_user(self.ctx.db, uid) if uid is not None else None
         async with self.ctx.db.tx() as conn:
-            await repo.reminder_sent(
-                conn,
-                d.game_id,
-                sent,
-                next_reminder(live.pace, start, d.due_at, sent, self._ping_after),
-            )
+            await repo.reminder_sent(conn, d.game_id, sent, after)
             if uid is not None and d.seat not in live.blocked:
                 tr = self.reg.tr_user(uid, live.lang)
                 left = duration(tr, d.due_at - self.ctx.clock.now())
@@ -478,14 +466,13 @@ class PlayService:
                     await pings.send(conn, self.reg, live, d.seat, left)
             await render.table_message(conn, self.reg, live)
 
-    async def _remind_voters(self, live: LiveTable, d: repo.Deadline) -> None:
+    async def _remind_voters(
+        self, live: LiveTable, d: repo.Deadline, sent: int, after: float | None
+    ) -> None:
         """A claim's vote runs to this deadline: the voters who have not
         answered are reminded, not the claimer (who cannot move meanwhile);
         in real time only with a third of the time left (the early ping is
         for a mover, and the voters have just been asked)."""
-        sent = d.reminders + 1
-        start = d.due_at - live.pace
-        after = next_reminder(live.pace, start, d.due_at, sent, self._ping_after)
         async with self.ctx.db.tx() as conn:
             await repo.reminder_sent(conn, d.game_id, sent, after)
         # Recorded first: a crash in between costs a reminder, never doubles one.

@@ -480,7 +480,7 @@ class TableService:
         """The answer to ``/cancel``'s question: cancel, or (``cancel=False``) keep playing."""
         async with self.reg.lock(table_id):
             live = await self.reg.get(table_id)
-            if live is None or live.status not in ("open", "playing"):
+            if live is None or live.ended:
                 raise UserError("err-table-closed")
             if person.user_id != live.creator_id and not is_admin:
                 raise UserError("err-cancel-rights")
@@ -560,7 +560,7 @@ class TableService:
         (the old one may be gone with the bot's removal)."""
         async with self.reg.lock(table_id):
             live = await self.reg.get(table_id)
-            if live is None or live.status not in ("open", "playing"):
+            if live is None or live.ended:
                 return
             before = live.paused
             if not before and not fresh:
@@ -616,7 +616,7 @@ class TableService:
         for row in await repo.live_tables_in_chat(self.ctx.db, new):
             async with self.reg.lock(row.table_id):
                 live = await self.reg.get(row.table_id)
-                if live is None or live.chat_id != new or live.status not in ("open", "playing"):
+                if live is None or live.chat_id != new or live.ended:
                     continue
                 async with self.ctx.db.tx() as conn:
                     # The old chat's message is forgotten (queue.move_chat): this

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from bot.callbacks import ClaimCb, ClaimVoteCb
 from bot.i18n import esc
-from bot.model import CLAIMS_PER_HAND, LiveTable
+from bot.model import CLAIMS_PER_HAND, UNREACHABLE, LiveTable, VoterOut
 from bot.views.common import Tr, cards_line, player_name
 from bot.views.keyboard import Keyboard, button, keyboard, rows_of
 from engine.game import PLAY
@@ -97,10 +97,10 @@ def ask_accepted(tr: Tr, table: LiveTable) -> str:
     return tr("claim-ask-accepted", group=esc(table.chat_title))
 
 
-def voter_out_note(tr: Tr, table: LiveTable, seat: int, why: str) -> str:
+def voter_out_note(tr: Tr, table: LiveTable, seat: int, why: VoterOut) -> str:
     """A voter whose answer cannot come counts as a refusal: the bot cannot
     write to them (``unreachable``), or the computer plays their seat now."""
-    key = "claim-unreachable" if why == "unreachable" else "claim-voter-computer"
+    key = "claim-unreachable" if why == UNREACHABLE else "claim-voter-computer"
     return tr(key, name=player_name(tr, table, seat))
 
 

@@ -56,6 +56,18 @@ def reply_to(fake: FakeTelegram, chat_id: int, asked: dict[str, Any], needle: st
     )
 
 
+async def call_me(
+    fake: FakeTelegram,
+    user: FakeUser,
+    chat_id: int,
+    answer: str = "Позову вас",
+    timeout: float = 5.0,
+) -> None:
+    """``user`` writes /call_me in the group; the bot's answer holds ``answer``."""
+    asked = await fake.send_text(user, chat_id, "/call_me")
+    await fake.wait_for(reply_to(fake, chat_id, asked, answer), timeout=timeout)
+
+
 async def new_table(
     fake: FakeTelegram, user: FakeUser, chat_id: int, thread: int | None = None
 ) -> Table:
@@ -85,11 +97,9 @@ async def test_call_me_calls_once_an_hour_and_seats_in_one_tap(
     asked = await fake.send_text(boris, FORUM, "/call_me", thread=wed)
     await fake.wait_for(reply_to(fake, FORUM, asked, "Позову вас"))
     # Anna too: she opens the tables below, and nobody is called to their own table.
-    asked = await fake.send_text(anna, FORUM, "/call_me")
-    await fake.wait_for(reply_to(fake, FORUM, asked, "Позову вас"))
+    await call_me(fake, anna, FORUM)
     # Vera never pressed Start: subscribed, and told what the calls need.
-    asked = await fake.send_text(vera, FORUM, "/call_me")
-    await fake.wait_for(reply_to(fake, FORUM, asked, "нажмите Start у @piki_test_bot"))
+    await call_me(fake, vera, FORUM, "нажмите Start у @piki_test_bot")
     # An anonymous admin is not a person who can be called.
     asked = await fake.send_as_group(anna, FORUM, "/call_me")
     await fake.wait_for(reply_to(fake, FORUM, asked, "от своего имени"))
@@ -143,8 +153,7 @@ async def test_call_me_calls_once_an_hour_and_seats_in_one_tap(
     assert rows(db_path, "SELECT 1 FROM call_me WHERE user_id=?", boris.id) == []
 
     # /call_me again turns it off.
-    asked = await fake.send_text(gleb, FORUM, "/call_me")
-    await fake.wait_for(reply_to(fake, FORUM, asked, "won't call you"))
+    await call_me(fake, gleb, FORUM, "won't call you")
     assert rows(db_path, "SELECT 1 FROM call_me WHERE user_id=?", gleb.id) == []
 
     # /forget_me takes the subscription away with the rest.
@@ -169,8 +178,7 @@ async def test_a_subscription_survives_kill_9(fake: FakeTelegram, tmp_path: Path
     try:
         for u in (anna, boris):
             await fake.start_bot(u)
-        asked = await fake.send_text(boris, GROUP, "/call_me")
-        await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"), timeout=15)
+        await call_me(fake, boris, GROUP, timeout=15)
         proc.kill()
         proc = BotProcess(fake, db)
         await proc.start(fake)
@@ -203,8 +211,7 @@ async def test_call_me_handled_again_after_a_crash_does_not_undo_itself(
         await real_done(st, update_ids)
 
     monkeypatch.setattr(inbox, "done", crash_before_the_mark)
-    asked = await fake.send_text(boris, GROUP, "/call_me")
-    await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"), timeout=15)
+    await call_me(fake, boris, GROUP, timeout=15)
     await fake.wait_for(lambda: fake.updates_pending() == 0, timeout=15)
     await fake.wait_for(lambda: skipped, message="the poller's mark skipped")
     await bot.stop()
@@ -405,8 +412,7 @@ async def test_the_calls_follow_a_group_that_becomes_a_supergroup(
     fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
     for u in (anna, boris):
         await fake.start_bot(u)
-    asked = await fake.send_text(anna, GROUP, "/call_me")
-    await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"))
+    await call_me(fake, anna, GROUP)
     new = fake.migrate_group(GROUP)
     await fake.wait_for(lambda: rows(db_path, "SELECT chat_id FROM call_me") == [(new,)])
     await new_table(fake, boris, new)
@@ -419,8 +425,7 @@ async def test_who_leaves_the_group_is_called_no_more(
     anna, boris = fake.add_user(5701, "Анна"), fake.add_user(5702, "Борис")
     fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
     for u in (anna, boris):
-        asked = await fake.send_text(u, GROUP, "/call_me")
-        await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"))
+        await call_me(fake, u, GROUP)
     fake.remove_member(GROUP, boris)
     await fake.wait_for(lambda: rows(db_path, "SELECT user_id FROM call_me") == [(anna.id,)])
 
@@ -434,8 +439,7 @@ async def test_who_left_unheard_gets_no_seat_from_a_call_and_no_more_calls(
     fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
     for u in (anna, boris):
         await fake.start_bot(u)
-    asked = await fake.send_text(boris, GROUP, "/call_me")
-    await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"))
+    await call_me(fake, boris, GROUP)
     fake.remove_member(GROUP, boris, quietly=True)
     table = await new_table(fake, anna, GROUP)
     await fake.wait_for(lambda: calls_of(fake, boris), message="Boris called")
@@ -482,8 +486,7 @@ async def test_call_me_toggles_and_its_off_button_is_for_its_person_alone(
     fake.add_group(other, "Дача", members=[anna, boris], admins=[anna])
     for u in (anna, boris):
         await fake.start_bot(u)
-    asked = await fake.send_text(anna, other, "/call_me")
-    await fake.wait_for(reply_to(fake, other, asked, "Позову вас"))
+    await call_me(fake, anna, other)
 
     # /call_me: on, with one tap to turn it off under the answer.
     asked = await fake.send_text(anna, GROUP, "/call_me")
@@ -521,11 +524,9 @@ async def test_call_me_toggles_and_its_off_button_is_for_its_person_alone(
     asked = await fake.send_text(anna, GROUP, "/call_me off")
     await fake.wait_for(reply_to(fake, GROUP, asked, "Больше не зову"))
     assert subscribers(db_path, GROUP) == []
-    asked = await fake.send_text(anna, GROUP, "/call_me")
-    await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"))
+    await call_me(fake, anna, GROUP)
     assert subscribers(db_path, GROUP) == [anna.id]
-    asked = await fake.send_text(anna, GROUP, "/call_me")
-    await fake.wait_for(reply_to(fake, GROUP, asked, "Больше не зову"))
+    await call_me(fake, anna, GROUP, "Больше не зову")
     assert subscribers(db_path, GROUP) == []
     # /call_me on stays on; a word it does not know changes nothing.
     for _ in range(2):
@@ -549,8 +550,7 @@ async def test_a_table_and_its_calls_are_written_together(
     fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
     for u in (anna, boris):
         await fake.start_bot(u)
-    asked = await fake.send_text(boris, GROUP, "/call_me")
-    await fake.wait_for(reply_to(fake, GROUP, asked, "Позову вас"))
+    await call_me(fake, boris, GROUP)
     # The database refuses to record a call (the bot runs in this event loop:
     # the schema is changed from a thread, so the bot goes on meanwhile).
     await asyncio.to_thread(
@@ -586,8 +586,7 @@ async def test_a_group_the_bot_left_calls_nobody(
     for u in (anna, boris):
         await fake.start_bot(u)
     for chat in (GROUP, other):
-        asked = await fake.send_text(boris, chat, "/call_me")
-        await fake.wait_for(reply_to(fake, chat, asked, "Позову вас"))
+        await call_me(fake, boris, chat)
     fake.remove_bot_from_group(GROUP, anna)
     await fake.wait_for(lambda: subscribers(db_path, GROUP) == [], message="calls ended")
     assert subscribers(db_path, other) == [boris.id]
