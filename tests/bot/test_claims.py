@@ -115,6 +115,12 @@ async def four_people(fake: FakeTelegram, daily: bool = True) -> tuple[Table, li
     return table, users
 
 
+def other_side(users: list[FakeUser], claimer: FakeUser) -> tuple[int, list[FakeUser]]:
+    """The claimer's seat, and the two people of the other side: the voters."""
+    seat = users.index(claimer)
+    return seat, [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+
+
 async def to_first_claim(
     fake: FakeTelegram, table: Table, users: list[FakeUser]
 ) -> tuple[FakeUser, FakeMessage]:
@@ -320,8 +326,7 @@ async def test_a_vote_survives_a_restart(
     first = await make_bot()
     table, users = await four_people(fake)
     claimer, hand = await to_first_claim(fake, table, users)
-    seat = users.index(claimer)
-    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
     await open_vote(fake, claimer, hand, others)
     await press_answer(fake, others[0], "Согласен")
@@ -461,8 +466,7 @@ async def test_a_vote_survives_kill_9(fake: FakeTelegram, tmp_path: Path) -> Non
     try:
         table, users = await four_people(fake)
         claimer, hand = await to_first_claim(fake, table, users)
-        seat = users.index(claimer)
-        others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+        seat, others = other_side(users, claimer)
         moves = n_actions(db)
         assert (await claim(fake, claimer, hand))["text"] is None
         proc.kill()
@@ -517,8 +521,7 @@ async def test_with_a_nil_on_the_side_the_claim_is_the_claimers_alone(
     found = claim_offer(fake, users)
     assert found is not None
     claimer, hand = found
-    seat = users.index(claimer)
-    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    seat, others = other_side(users, claimer)
     assert game_of(db_path).bids == [0, 0, 0, 0]
     before = len(fake.sent_texts(GROUP))
     await claim(fake, claimer, hand)
@@ -654,8 +657,7 @@ async def test_a_refused_claim_shows_its_cards_no_more(
     await make_bot()
     table, users = await four_people(fake)
     claimer, hand = await to_first_claim(fake, table, users)
-    seat = users.index(claimer)
-    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    seat, others = other_side(users, claimer)
     mine = cards_line(game_of(db_path).hand_cards(seat))
     await open_vote(fake, claimer, hand, others)
     await fake.wait_idle(quiet=0.05)
@@ -682,8 +684,7 @@ async def test_the_vote_has_its_own_deadline_and_gives_the_claimers_time_back(
     await make_bot(clock=clock)
     table, users = await four_people(fake, daily=False)
     claimer, hand = await to_first_claim(fake, table, users)
-    seat = users.index(claimer)
-    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
     _, _, due = deadline(db_path)
     clock.advance(due - clock.now() - 15)  # 15 s left on the move
@@ -719,8 +720,7 @@ async def test_the_votes_deadline_and_the_time_left_survive_a_restart(
     first = await make_bot(clock=clock)
     table, users = await four_people(fake, daily=False)
     claimer, hand = await to_first_claim(fake, table, users)
-    seat = users.index(claimer)
-    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
     _, _, due = deadline(db_path)
     clock.advance(due - clock.now() - 25)
@@ -755,8 +755,7 @@ async def test_a_voter_who_blocked_the_bot_refuses_at_once(
     await make_bot()
     table, users = await four_people(fake)
     claimer, hand = await to_first_claim(fake, table, users)
-    seat = users.index(claimer)
-    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    seat, others = other_side(users, claimer)
     mine = cards_line(game_of(db_path).hand_cards(seat))
     moves = n_actions(db_path)
     fake.block_bot(others[1])
@@ -802,8 +801,7 @@ async def test_a_voter_who_blocks_the_bot_during_the_vote_refuses(
     await make_bot()
     table, users = await four_people(fake)
     claimer, hand = await to_first_claim(fake, table, users)
-    seat = users.index(claimer)
-    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
     await open_vote(fake, claimer, hand, others)
     fake.block_bot(others[0])
@@ -834,8 +832,7 @@ async def test_a_voter_whose_seat_passes_to_the_computer_refuses(
     await make_bot()
     table, users = await four_people(fake)
     claimer, hand = await to_first_claim(fake, table, users)
-    seat = users.index(claimer)
-    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
     await open_vote(fake, claimer, hand, others)
     await press_answer(fake, others[1], "Согласен")  # an answer given stands
@@ -882,8 +879,7 @@ async def test_the_vote_keeps_its_deadline_whoever_leaves_or_comes_back(
     await make_bot(clock=clock)
     table, users = await four_people(fake, daily=False)
     claimer, hand = await to_first_claim(fake, table, users)
-    seat = users.index(claimer)
-    others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
+    seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
     await open_vote(fake, claimer, hand, others)
     await fake.wait_idle(quiet=0.05)
