@@ -30,6 +30,8 @@ side bid a nil, and by whether the side made its contract.
 Run from the checkout's root (it measures that checkout's engine):
      python -m bench.arena master pimc --games 200 --workers 1
      python -m bench.arena master rules --players 3 --games 120
+Long runs in parts: ``--save a.jsonl`` on each part (other ``--seed``), then
+     python -m bench.arena master plain:240 --merge a.jsonl b.jsonl
 """
 
 from __future__ import annotations
@@ -408,7 +410,29 @@ def main() -> None:
         help="also write the table to this file (rewritten after every deal: a long run cut"
         " short leaves the table of the deals played)",
     )
+    ap.add_argument(
+        "--save",
+        default=None,
+        help="append each deal's raw results to this file (JSON lines), to pool runs later",
+    )
+    ap.add_argument(
+        "--merge",
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help="print one table for the deals saved by earlier runs (--save) and play nothing",
+    )
     args = ap.parse_args()
+    if args.merge:
+        pooled = [
+            json.loads(line)
+            for name in args.merge
+            for line in Path(name).read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
+        cmd = "python -m bench.arena " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+        print(report(pooled, args.x, args.y, cmd, args.players))
+        return
     if args.players != 4 and ("/" in args.x or "/" in args.y):
         raise SystemExit("mixed teams need four players")
     spec = args.rules if not args.rules.startswith("{") else json.loads(args.rules)
@@ -425,6 +449,9 @@ def main() -> None:
     with multiprocessing.Pool(workers) as pool:
         for i, r in enumerate(pool.imap_unordered(play_deal, tasks), 1):
             results.append(r)
+            if args.save:
+                with Path(args.save).open("a", encoding="utf-8") as f:
+                    f.write(json.dumps(r) + "\n")
             if args.out and i < deals:
                 so_far = report(results, args.x, args.y, cmd, args.players)
                 Path(args.out).write_text(
