@@ -30,13 +30,14 @@ side bid a nil, and by whether the side made its contract.
 Run from the checkout's root (it measures that checkout's engine):
      python -m bench.arena master pimc --games 200 --workers 1
      python -m bench.arena master rules --players 3 --games 120
-Long runs in parts: ``--save a.jsonl`` on each part (other ``--seed``), then
-     python -m bench.arena master plain:240 --merge a.jsonl b.jsonl
+Long runs in parts: ``--save a.jsonl.gz`` on each part (other ``--seed``), then
+     python -m bench.arena master plain:240 --merge a.jsonl.gz b.jsonl.gz
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import multiprocessing
@@ -321,9 +322,9 @@ def report(results: list[list[dict[str, Any]]], x: str, y: str, cmd: str, player
                     a[k] += val
             w = game["winner"]
             score += w is not None and game["labels"][w] == x
-            for name, ts in game["times"].items():
+            for name, ts in game.get("times", {}).items():
                 times[name] += ts
-            for name, ts in game["cpu"].items():
+            for name, ts in game.get("cpu", {}).items():
                 cpu[name] += ts
         deal_scores.append(score / len(deal))
         deal_gains.append(gain / len(deal))
@@ -370,6 +371,10 @@ def report(results: list[list[dict[str, Any]]], x: str, y: str, cmd: str, player
                 f"  partner {k.split(':', 1)[1]:<14} {made_n:.0f}/{bid:.0f}"
                 f" = {made_n / max(1, bid):.1%}"
             )
+    if not times:
+        lines.append("")
+        lines.append("(decision times are not kept in saved runs: see each part's own table)")
+        return "\n".join(lines)
     lines.append("")
     lines.append(
         "decision time (ms):        n   wall p50      p95      max    cpu p50      p95      max"
@@ -387,6 +392,14 @@ def report(results: list[list[dict[str, Any]]], x: str, y: str, cmd: str, player
         " in scheduler ticks of a few ms)"
     )
     return "\n".join(lines)
+
+
+def save(path: str, deal: list[dict[str, Any]]) -> None:
+    """Append one deal, gzipped and without its decision times (kilobytes, not
+    megabytes): a run's parts can be pooled across machines and sessions."""
+    kept = [{k: v for k, v in game.items() if k not in ("times", "cpu")} for game in deal]
+    with gzip.open(path, "at", encoding="utf-8") as f:
+        f.write(json.dumps(kept) + "\n")
 
 
 def main() -> None:
@@ -413,7 +426,7 @@ def main() -> None:
     ap.add_argument(
         "--save",
         default=None,
-        help="append each deal's raw results to this file (JSON lines), to pool runs later",
+        help="append each deal's results to this gzipped JSON-lines file, to pool runs later",
     )
     ap.add_argument(
         "--merge",
@@ -427,7 +440,7 @@ def main() -> None:
         pooled = [
             json.loads(line)
             for name in args.merge
-            for line in Path(name).read_text(encoding="utf-8").splitlines()
+            for line in gzip.decompress(Path(name).read_bytes()).decode("utf-8").splitlines()
             if line.strip()
         ]
         cmd = "python -m bench.arena " + " ".join(shlex.quote(a) for a in sys.argv[1:])
@@ -450,8 +463,7 @@ def main() -> None:
         for i, r in enumerate(pool.imap_unordered(play_deal, tasks), 1):
             results.append(r)
             if args.save:
-                with Path(args.save).open("a", encoding="utf-8") as f:
-                    f.write(json.dumps(r) + "\n")
+                save(args.save, r)
             if args.out and i < deals:
                 so_far = report(results, args.x, args.y, cmd, args.players)
                 Path(args.out).write_text(
