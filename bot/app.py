@@ -224,6 +224,7 @@ class App:
                 s,
                 self.registry,
                 self.play,
+                self.claims,
                 texts,
                 self.clock,
                 members,

@@ -13,6 +13,7 @@ from enum import IntEnum, StrEnum
 from typing import Literal, NamedTuple
 
 from engine import Game, Rules
+from engine.claim import claim_possible
 from engine.rules import PRESETS
 
 
@@ -145,6 +146,39 @@ class LiveTable:
     def voting(self) -> bool:
         """A claim is being voted on: it holds the very move it was made at."""
         return self.claim_vote is not None and self.claim_vote == self.seq
+
+    def claims_made(self, seat: int) -> int:
+        """Claims of the rest ``seat`` has made in the hand being played."""
+        return self.claims.get((self.game.hand_no, seat), 0) if self.game is not None else 0
+
+    def claim_refusal(self, seat: int, seq: int | None = None) -> str | None:
+        """Why ``seat`` may not claim the rest of the hand now, as the locale
+        key of the refusal (``err-claim-limit`` takes ``limit``), or None: it
+        may. The one rule behind the chat's button, the Mini App's and
+        ``ClaimService.claim``: its turn in play with two tricks or more left
+        (``engine.claim.claim_possible``), no claim being voted on, a person
+        at the seat, fewer than ``CLAIMS_PER_HAND`` claims in this hand.
+        ``seq``: the move number a press carries; another than the current
+        one is stale (told after the vote, which holds the move)."""
+        g = self.game
+        if g is None:
+            return "err-stale"
+        if self.voting:
+            return "err-claim-voting"
+        if seq is not None and seq != self.seq:
+            return "err-stale"
+        if g.to_move != seat:
+            return "err-not_your_turn"
+        if not claim_possible(g, seat) or self.is_computer(seat):
+            return "err-claim-not-now"
+        if self.claims_made(seat) >= CLAIMS_PER_HAND:
+            return "err-claim-limit"
+        return None
+
+    def claim_number(self, seat: int) -> int | None:
+        """The number of the claim ``seat`` may make now (its next in this
+        hand), or None when it may make none (:meth:`claim_refusal`)."""
+        return None if self.claim_refusal(seat) is not None else self.claims_made(seat) + 1
 
     def seat_of(self, user_id: int) -> int | None:
         for seat, uid in enumerate(self.seats):

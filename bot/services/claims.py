@@ -55,7 +55,7 @@ from bot.views.claim import (
 )
 from bot.views.common import duration, player_name
 from engine import CLAIM, view
-from engine.claim import check_claim, claim_possible, takers, tricks_left
+from engine.claim import check_claim, takers, tricks_left
 from engine.scoring import side_of
 
 
@@ -224,20 +224,13 @@ class ClaimService:
             seat = live.seat_of(user_id)
             if seat is None:
                 raise UserError("err-not-at-table")
-            if live.voting:
-                raise UserError("err-claim-voting")
-            if seq != live.seq:
-                raise UserError("err-stale")
+            why = live.claim_refusal(seat, seq)
+            if why is not None:
+                raise UserError(why, limit=CLAIMS_PER_HAND)
             g = live.game
             assert g is not None and live.game_id is not None
-            if g.to_move != seat:
-                raise UserError("err-not_your_turn")
-            if not claim_possible(g, seat) or live.is_computer(seat):
-                raise UserError("err-claim-not-now")
             hand_no = g.hand_no
-            made = live.claims.get((hand_no, seat), 0)
-            if made >= CLAIMS_PER_HAND:
-                raise UserError("err-claim-limit", limit=CLAIMS_PER_HAND)
+            made = live.claims_made(seat)
             if n != made + 1:
                 raise UserError("err-stale")  # a press of a claim already decided
             game_id = live.game_id

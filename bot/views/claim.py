@@ -1,7 +1,7 @@
 """The texts and buttons of a claim of the rest of a hand («Остальные мои»).
 
 The cards shown are the claimer's own, handed in by the service from the
-claimer's view of the game: nothing here reads the game itself."""
+claimer's view of the game: nothing here reads a hand from the game itself."""
 
 from __future__ import annotations
 
@@ -9,37 +9,25 @@ from collections.abc import Sequence
 
 from bot.callbacks import ClaimCb, ClaimVoteCb
 from bot.i18n import esc
-from bot.model import CLAIMS_PER_HAND, UNREACHABLE, LiveTable, VoterOut
+from bot.model import UNREACHABLE, LiveTable, VoterOut
 from bot.views.common import Tr, cards_line, player_name
 from bot.views.keyboard import Keyboard, button, keyboard, rows_of
 from engine.game import PLAY
 from engine.view import View
 
 
-def claim_offered(table: LiveTable, v: View) -> bool:
-    """The button is there on the player's turn in play with two tricks or
-    more left, no claim being voted on, and claims left this hand."""
-    return (
-        v.phase == PLAY
-        and v.to_move == v.seat
-        and v.hand_size - len(v.tricks) >= 2
-        and not table.voting
-        and table.claims.get((v.hand_no, v.seat), 0) < CLAIMS_PER_HAND
-        and not table.is_computer(v.seat)
-    )
-
-
 def claim_part(
     tr: Tr, table: LiveTable, v: View, markup: Keyboard | None
 ) -> tuple[str | None, Keyboard | None]:
     """What a claim adds to the player's hand on their turn: a line while the
-    claim is voted on, or the button."""
+    claim is voted on, or the button (``LiveTable.claim_number``: the rule
+    the Mini App and the claim's service follow too)."""
     if v.to_move != v.seat or v.phase != PLAY:
         return None, markup
     if table.voting:
         return tr("claim-waiting"), markup
-    if claim_offered(table, v):
-        n = table.claims.get((v.hand_no, v.seat), 0) + 1
+    n = table.claim_number(v.seat)
+    if n is not None:
         claim = button(tr("btn-claim"), ClaimCb.packed(t=table.table_id, s=table.seq, n=n))
         return None, keyboard([*rows_of(markup), [claim]])
     return None, markup

@@ -72,6 +72,8 @@ def mark(live: LiveTable) -> tuple[Any, ...]:
         live.status,
         live.due_at,
         live.paused,
+        live.claim_vote,
+        sum(live.claims.values()),  # a claim refused at once changes no move
         len(live.looked),
         len(live.away),
         len(live.blocked),

@@ -7,16 +7,20 @@ path of ``WEBAPP_URL`` (``/app`` below):
 * ``/app/`` the page; ``/app/static/<file>`` its script, style and card
   back; ``/app/texts?code=<language>`` its words. Public, like any page.
 * ``/app/api/state?t=<table>``, ``/app/api/events?t=<table>`` (Server-Sent
-  Events: the state again after every change), ``POST /app/api/move`` and
-  ``POST /app/api/look``: each needs ``Authorization: tma <initData>``, and
+  Events: the state again after every change), ``POST /app/api/move``,
+  ``POST /app/api/look`` and ``POST /app/api/claim`` (the claim of the rest,
+  «Остальные мои»): each needs ``Authorization: tma <initData>``, and
   answers only a person seated at that table, with what their seat may see
   (or a member of its group, watching: :mod:`bot.webapp.watch`). Event
   streams are served by :class:`bot.webapp.hub.Hub` in this process.
+* ``/app/api/record?t=<table>&h=<hand>``: a finished hand's record, for the
+  table's players and its group's members.
 
 Every API call is counted against its person's rate first, before anything
 costs: a flood is refused (429) having read nothing, asked Telegram nothing.
 
-A move goes through ``PlayService.human_move`` like a button press: the same
+A move goes through ``PlayService.human_move`` like a button press, and a
+claim through ``ClaimService.claim`` like the hand's claim button: the same
 checks (seat, move number, turn), the same transaction, the same refusals,
 whose texts the page shows.
 """
@@ -42,6 +46,7 @@ from bot.clock import Clock
 from bot.config import Settings
 from bot.i18n import SUPPORTED, Texts, pick_locale
 from bot.model import LiveTable
+from bot.services.claims import ClaimService
 from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
@@ -92,6 +97,7 @@ class TableApp:
         settings: Settings,
         reg: Registry,
         play: PlayService,
+        claims: ClaimService,
         texts: Texts,
         clock: Clock,
         members: Members,
@@ -100,6 +106,7 @@ class TableApp:
         self.settings = settings
         self.reg = reg
         self.play = play
+        self.claims = claims
         self.texts = texts
         self.clock = clock
         # Who may watch a table without a seat: its group's members.
@@ -132,6 +139,7 @@ class TableApp:
         app.router.add_get(b + "/api/events", self._guarded(self._events))
         app.router.add_post(b + "/api/move", self._guarded(self._move))
         app.router.add_post(b + "/api/look", self._guarded(self._look))
+        app.router.add_post(b + "/api/claim", self._guarded(self._claim))
         app.router.add_get(b + "/api/record", self._guarded(self._record))
         app.on_shutdown.append(self._on_shutdown)
 
@@ -284,7 +292,7 @@ class TableApp:
         body = await _body(request)
         game, seq, action = (_int(body.get(k)) for k in ("game", "seq", "action"))
         # A bid (up to the blind nil) or a card: nothing else is a move from
-        # the page (a claim above BLIND is made in the chat, by its buttons).
+        # the page (the claim, above BLIND, has its own call: ``_claim``).
         if game is None or seq is None or action is None or not 0 <= action <= BLIND:
             raise Refusal(400, "webapp-err-request")
         live, seat = await self._seated(person, body.get("t"))
@@ -292,6 +300,24 @@ class TableApp:
             raise Refusal(409, "err-stale")
         try:
             await self.play.human_move(live.table_id, person.user_id, seq, action)
+        except UserError as e:
+            raise Refusal(409, e.key, **e.args_) from None
+        return await self._after(person, live.table_id)
+
+    async def _claim(self, request: web.Request) -> web.StreamResponse:
+        """«Остальные мои»: ``n`` is the claim's number in the hand, as the
+        state offers it (``claim``)."""
+        person = self._person(request)
+        self._throttle(person.user_id)
+        body = await _body(request)
+        game, seq, n = (_int(body.get(k)) for k in ("game", "seq", "n"))
+        if game is None or seq is None or n is None:
+            raise Refusal(400, "webapp-err-request")
+        live, _ = await self._seated(person, body.get("t"))
+        if game != live.game_id:
+            raise Refusal(409, "err-stale")
+        try:
+            await self.claims.claim(live.table_id, person.user_id, seq, n)
         except UserError as e:
             raise Refusal(409, e.key, **e.args_) from None
         return await self._after(person, live.table_id)

@@ -4,7 +4,7 @@ Two parts. ``public_state`` is what the whole table may know (built from
 ``engine.view.public_view``: no card of any hand), the same for every seat,
 so the live stream builds it once per change and language. ``seat_part`` is
 one seat's own: its cards (none while they lie face down for a blind nil),
-its choices now, its own exchange, built from ``engine.view.view(game,
+its choices now (the claim of the rest among them), its own exchange, built from ``engine.view.view(game,
 seat)``. Other hands are never read, so they cannot be sent, not even as
 hidden fields. Every word is formatted here from the locales (the bot's own
 texts where they exist), as plain text: the page puts it in with
@@ -124,10 +124,18 @@ def seat_part(tr: Tr, live: LiveTable, seat: int, now: float) -> dict[str, Any]:
             else None
         ),
         "look": {"text": plain(tr("btn-look"))} if on and hidden else None,
+        "claim": _claim(live, seat) if on else None,
         "exchange": _exchange(tr, live, v) if v.phase == EXCHANGE or v.exchanges else None,
         "prompt": _prompt(tr, live, v, hidden) if on else None,
         "now": now,
     }
+
+
+def _claim(live: LiveTable, seat: int) -> dict[str, Any] | None:
+    """«Остальные мои» offered, as the chat's button is
+    (``LiveTable.claim_number``): the number the claim is sent with."""
+    n = live.claim_number(seat)
+    return None if n is None else {"n": n}
 
 
 def _seat(tr: Tr, live: LiveTable, v: PublicView, s: int, name: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from bot.webapp.state import plain
 from engine.cards import RANK_LABELS, SUIT_SYMBOLS
 
 # Bot texts the page shows unchanged (error texts come with each refusal).
-SHARED = ("btn-nil", "btn-blind", "btn-look", "err-generic", "err-too-fast")
+SHARED = ("btn-nil", "btn-blind", "btn-look", "btn-claim", "err-generic", "err-too-fast")
 # Where the page's words are: its own file, and the features' files.
 PAGE_FILES = ("webapp.ftl", "record.ftl")
 

@@ -98,6 +98,7 @@ def spectator_part(tr: Tr, live: LiveTable, now: float) -> dict[str, Any]:
         "bids": [],
         "blind": None,
         "look": None,
+        "claim": None,
         "exchange": None,
         "prompt": plain(tr("webapp-spectator")),
         "now": now,

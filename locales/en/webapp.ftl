@@ -21,6 +21,7 @@ webapp-dealer = deals
 webapp-your-turn = Your turn
 webapp-cards-down = Your cards are face down
 webapp-trick = On the table
+webapp-claim-confirm = Claim "The rest are mine": you take every remaining trick? If the bot cannot prove it, your opponents decide.
 
 ## With values: the bot fills them in (bot/webapp/state.py).
 webapp-taken-by = Trick → { $name }

@@ -21,6 +21,7 @@ webapp-dealer = сдаёт
 webapp-your-turn = Ваш ход
 webapp-cards-down = Карты лежат рубашкой вверх
 webapp-trick = На столе
+webapp-claim-confirm = Заявить «Остальные мои» — все оставшиеся взятки берёте вы? Если бот не докажет заявку, решат соперники.
 
 ## Со значениями: их заполняет бот (bot/webapp/state.py).
 webapp-taken-by = Взятка → { $name }

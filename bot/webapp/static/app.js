@@ -191,6 +191,26 @@
     else if (!result.data || result.data.error === 'err-stale') refresh(true);
   }
 
+  // «Остальные мои», once confirmed, for the table it was offered at: if a
+  // move came meanwhile the bot refuses it as stale.
+  async function claim(s) {
+    if (busy || !(await confirmed(word('webapp-claim-confirm')))) return;
+    send('claim', { game: s.game, seq: s.seq, n: s.claim.n });
+  }
+
+  // Telegram's own dialog where it has one (6.2 and later), else the browser's.
+  function confirmed(text) {
+    return new Promise((resolve) => {
+      if (tg && tg.showConfirm && (!tg.isVersionAtLeast || tg.isVersionAtLeast('6.2'))) {
+        try {
+          tg.showConfirm(text, (ok) => resolve(Boolean(ok)));
+          return;
+        } catch (e) { /* not in this Telegram: the browser's below */ }
+      }
+      resolve(window.confirm(text));
+    });
+  }
+
   // The table as the bot has it, after a move it refused as stale or never
   // answered; the refusal's toast is about that table, and stays over it.
   async function refresh(keepToast) {
@@ -434,7 +454,7 @@
       }
       box.appendChild(grid);
     }
-    if (s.blind || s.look) {
+    if (s.blind || s.look || s.claim) {
       const row = document.createElement('div');
       row.className = 'actions';
       if (s.blind) {
@@ -443,6 +463,7 @@
         row.appendChild(b);
       }
       if (s.look) row.appendChild(actionButton(s.look.text, 'look secondary', () => send('look', {})));
+      if (s.claim) row.appendChild(actionButton(word('btn-claim'), 'claim secondary', () => claim(s)));
       box.appendChild(row);
     }
     if (s.exchange) {
