@@ -5,11 +5,13 @@ them refuses; the group sees the claimer's cards and nothing more."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import time
 from pathlib import Path
 
+import aiohttp
 import pytest
 from fake_telegram import FakeTelegram
 from fake_telegram.models import FakeMessage, FakeUser
@@ -24,7 +26,7 @@ from harness import (
     play_moves,
     press_label,
 )
-from webapp_kit import Page, app_settings
+from webapp_kit import FIRST_EVENT, Page, Stream, app_settings
 
 from bot.clock import FakeClock
 from bot.views.common import cards_line
@@ -91,6 +93,30 @@ def question(fake: FakeTelegram, user: FakeUser) -> FakeMessage | None:
 
 def has_card(text: str) -> bool:
     return any(s in text for s in SUIT_SYMBOLS)
+
+
+def signed_page(fake: FakeTelegram, base: str, user: FakeUser) -> Page:
+    """The user's Mini App page, signed as Telegram signs it."""
+    return Page(base, sign_init_data(fake.token, user, time.time()))
+
+
+def app_page(fake: FakeTelegram, base: str, user: FakeUser) -> tuple[Page, int]:
+    """A player's page, and the table of the «🃏 Стол» button under their hand."""
+    url = next(web_app_url(m) for m in reversed(fake.chat_messages(user.id)) if web_app_url(m))
+    assert url is not None
+    return signed_page(fake, base, user), table_of_url(url)
+
+
+def proved_offer(fake: FakeTelegram, db: Path, user: FakeUser) -> FakeMessage | None:
+    """The user's hand offering «Остальные мои» where the engine proves the
+    claim, the message showing the game as it stands (not a move behind it)."""
+    found = claim_offer(fake, [user])
+    if found is None:
+        return None
+    g = game_of(db)
+    offered_at = int((button_data(found[1], "cl:") or "").split(":")[2])
+    holds = offered_at == len(g.actions) and check_claim(g, g.to_move).holds is True
+    return found[1] if holds else None
 
 
 async def four_people(fake: FakeTelegram, daily: bool = True) -> tuple[Table, list[FakeUser]]:
@@ -390,13 +416,7 @@ async def test_a_proved_claim_ends_the_hand_and_one_trick_left_has_no_button(
 
     def provable() -> bool:
         last_card_without_button()
-        found = claim_offer(fake, [anna])
-        if found is None:
-            return False
-        g = game_of(db_path)
-        offered_at = int((button_data(found[1], "cl:") or "").split(":")[2])
-        # The message shows the game as it stands (not a move behind it).
-        return offered_at == len(g.actions) and check_claim(g, g.to_move).holds is True
+        return proved_offer(fake, db_path, anna) is not None
 
     await play_moves(table, provable)
     found = claim_offer(fake, [anna])
@@ -427,10 +447,8 @@ async def test_the_mini_app_refuses_a_card_during_the_vote(
     await make_bot(**app)
     table, users = await four_people(fake)
     claimer, hand = await to_first_claim(fake, table, users)
-    url = next(web_app_url(m) for m in reversed(fake.chat_messages(claimer.id)) if web_app_url(m))
-    assert url is not None
-    page = Page(base, sign_init_data(fake.token, claimer, time.time()))
-    status, state = await page.state(table_of_url(url))
+    page, table_id = app_page(fake, base, claimer)
+    status, state = await page.state(table_id)
     assert status == 200 and state["my_turn"]
     moves = n_actions(db_path)
     await claim(fake, claimer, hand)
@@ -628,9 +646,8 @@ async def test_forged_moves_are_refused_and_change_nothing(
     assert game_actions(db_path) == before
     assert claim_rows(db_path) == []
 
-    url = next(web_app_url(m) for m in reversed(fake.chat_messages(claimer.id)) if web_app_url(m))
-    page = Page(base, sign_init_data(fake.token, claimer, time.time()))
-    status, state = await page.state(table_of_url(url))
+    page, table_id = app_page(fake, base, claimer)
+    status, state = await page.state(table_id)
     assert status == 200 and state["my_turn"]
     # The app's server takes only bids and cards (0..BLIND): anything else,
     # a claim too, is refused before it reaches a service.
@@ -922,3 +939,222 @@ async def test_the_services_are_wired_through_their_constructors(
     app = running.app
     assert app.play.votes is app.claims.votes
     assert not hasattr(app.play, "claim_timeout")
+
+
+# ------------------------------------------------------------ from the Mini App
+
+
+async def test_a_claim_from_the_mini_app_that_the_engine_proves_ends_the_hand(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    """The page's claim is the hand's button's: the same group message, the
+    claimer's cards and the proof, and the CLAIM action ends the hand."""
+    base, app = app_settings()
+    await make_bot(**app)
+    anna = fake.add_user(4231, "Анна")
+    table = await open_table(fake, GROUP, [anna])
+    await play_moves(table, lambda: proved_offer(fake, db_path, anna) is not None)
+    g = game_of(db_path)
+    seat = g.to_move
+    left, won = tricks_left(g), g.tricks_won[seat]
+    mine = cards_line(g.hand_cards(seat))
+    page, table_id = app_page(fake, base, anna)
+    status, state = await page.state(table_id)
+    assert status == 200 and state["seq"] == len(g.actions) and state["my_turn"]
+    assert state["claim"] == {"n": 1}
+    before = len(fake.sent_texts(GROUP))
+
+    status, after = await page.claim(state)
+    assert status == 200, after
+    assert after["seq"] > state["seq"] and after["claim"] is None
+    note = await fake.wait_for(
+        lambda: next((t for t in fake.sent_texts(GROUP)[before:] if "Доказано" in t), None),
+        timeout=CHECK,
+    )
+    assert note.startswith("🙌 Анна: «Остальные мои»") and mine in note
+    await fake.wait_for(
+        lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]), timeout=CHECK
+    )
+    assert game_actions(db_path)[state["seq"]] == (state["seq"], seat, CLAIM)
+    assert [st for st, _ in claim_rows(db_path)] == ["proved"]
+    line = game_of(db_path).sheet[g.hand_no]
+    assert line["tricks"][seat] == won + left
+
+
+async def test_an_unproved_claim_from_the_mini_app_goes_to_the_vote(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    """Only the seat to move is offered the claim (not the others, not a
+    watcher); made from the page, the other side is asked in private, and
+    meanwhile the page offers no card and no claim."""
+    base, app = app_settings()
+    await make_bot(**app)
+    table, users = await four_people(fake)
+    claimer, _ = await to_first_claim(fake, table, users)
+    seat, voters = other_side(users, claimer)
+    partner = users[(seat + 2) % 4]
+    watcher = fake.add_user(4239, "Зритель")
+    fake.add_member(GROUP, watcher)
+    page, table_id = app_page(fake, base, claimer)
+    status, state = await page.state(table_id)
+    assert status == 200 and state["my_turn"] and state["claim"] == {"n": 1}
+    for u in (*voters, partner):
+        status, theirs = await signed_page(fake, base, u).state(table_id)
+        assert status == 200 and not theirs["my_turn"] and theirs["claim"] is None
+    status, watched = await signed_page(fake, base, watcher).state(table_id)
+    assert status == 200 and watched["spectator"] and watched["claim"] is None
+    moves = n_actions(db_path)
+    before = len(fake.sent_texts(GROUP))
+
+    status, after = await page.claim(state)
+    assert status == 200, after
+    assert not after["my_turn"] and after["playable"] == [] and after["claim"] is None
+    assert "голосовании" in after["prompt"]
+    note = await fake.wait_for(
+        lambda: next((t for t in fake.sent_texts(GROUP)[before:] if "Решают соперники" in t), None),
+        timeout=CHECK,
+    )
+    assert cards_line(game_of(db_path).hand_cards(seat)) in note
+    for u in voters:
+        await fake.wait_for(
+            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
+            timeout=CHECK,
+        )
+    assert question(fake, partner) is None
+    status, now = await page.state(table_id)
+    assert status == 200 and now["playable"] == [] and now["claim"] is None
+    # A second press meanwhile, and a card: the vote holds the move.
+    status, answer = await page.claim(state, n=2)
+    assert (status, answer["error"]) == (409, "err-claim-voting")
+    status, answer = await page.move(state, state["playable"][0])
+    assert (status, answer["error"]) == (409, "err-claim-voting")
+    assert n_actions(db_path) == moves
+    assert [st for st, _ in claim_rows(db_path)] == ["vote"]
+
+
+async def test_forged_claims_from_the_mini_app_change_nothing(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    """Whoever sends it, whatever it holds: a claim that is not the one the
+    seat to move is offered is refused with its reason and records nothing;
+    two claims a hand, and then none."""
+    base, app = app_settings()
+    await make_bot(**app)
+    table, users = await four_people(fake)
+    claimer, _ = await to_first_claim(fake, table, users)
+    seat, voters = other_side(users, claimer)
+    page, table_id = app_page(fake, base, claimer)
+    status, state = await page.state(table_id)
+    assert status == 200 and state["claim"] == {"n": 1}
+    before = game_actions(db_path)
+    body = {"t": table_id, "game": state["game"], "seq": state["seq"], "n": 1}
+
+    async def refused(who: Page, sent: object, want: tuple[int, str]) -> None:
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(f"{base}/api/claim", data=json.dumps(sent), headers=who.headers) as r,
+        ):
+            answer = await r.json()
+            assert (r.status, answer["error"]) == want, (sent, answer)
+            assert answer["text"]
+
+    bad_request = (400, "webapp-err-request")
+    for garbage in (
+        [1, 2],
+        "claim",
+        {"t": table_id},
+        {**body, "n": "1"},
+        {**body, "n": True},
+        {**body, "n": 1.0},
+        {**body, "seq": None},
+        {**body, "game": str(state["game"])},
+    ):
+        await refused(page, garbage, bad_request)
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{base}/api/claim", data=b"{not json", headers=page.headers) as r,
+    ):
+        assert r.status == 400 and (await r.json())["error"] == "webapp-err-request"
+    stranger = fake.add_user(4238, "Чужой")  # not in the group
+    watcher = fake.add_user(4239, "Зритель")
+    fake.add_member(GROUP, watcher)
+    for outsider in (stranger, watcher):
+        await refused(signed_page(fake, base, outsider), body, (403, "err-not-at-table"))
+    not_to_move = signed_page(fake, base, voters[0])
+    await refused(not_to_move, body, (409, "err-not_your_turn"))
+    for wrong in (
+        {"seq": state["seq"] - 1},
+        {"seq": state["seq"] + 1},
+        {"n": 0},
+        {"n": 2},
+        {"n": 10**6},
+        {"game": state["game"] + 1},
+    ):
+        await refused(page, {**body, **wrong}, (409, "err-stale"))
+    await fake.wait_idle(quiet=0.05)
+    assert game_actions(db_path) == before
+    assert claim_rows(db_path) == []
+
+    # Two claims, each refused by a voter: the third is refused for the limit.
+    for n in (1, 2):
+        status, state = await page.state(table_id)
+        assert status == 200 and state["claim"] == {"n": n}
+        status, _ = await page.claim(state)
+        assert status == 200
+        for u in voters:
+            await fake.wait_for(
+                lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
+                timeout=CHECK,
+            )
+        await press_answer(fake, voters[0], "Играем дальше")
+        await fake.wait_for(lambda n=n: len(claim_rows(db_path)) == n, timeout=CHECK)
+        await fake.wait_for(
+            lambda: not button_data(question(fake, voters[1]), "cv:"), timeout=CHECK
+        )
+    status, state = await page.state(table_id)
+    assert status == 200 and state["my_turn"] and state["playable"] and state["claim"] is None
+    for n in (3, 2):
+        status, answer = await page.claim(state, n=n)
+        assert (status, answer["error"]) == (409, "err-claim-limit")
+        assert "уже заявляли" in answer["text"]
+    await fake.wait_idle(quiet=0.05)
+    assert game_actions(db_path) == before
+    assert [st for st, _ in claim_rows(db_path)] == ["refused", "refused"]
+    # Play goes on from the page.
+    status, _ = await page.move(state, state["playable"][0])
+    assert status == 200
+    assert len(game_actions(db_path)) == len(before) + 1
+
+
+async def test_the_stream_offers_the_claim_to_its_seat_alone(
+    fake: FakeTelegram, make_bot: MakeBot, db_path: Path
+) -> None:
+    """The claim is the seat's own, like its cards: the player's stream has
+    it, a watcher's never. A claim refused at once (the computers refuse)
+    changes no move, and still reaches the page: the next is number two."""
+    base, app = app_settings()
+    await make_bot(**app)
+    anna = fake.add_user(4241, "Анна")
+    watcher = fake.add_user(4249, "Зритель")
+    table = await open_table(fake, GROUP, [anna], others=[watcher])
+    await to_first_claim(fake, table, [anna])
+    page, table_id = app_page(fake, base, anna)
+    watching = signed_page(fake, base, watcher)
+    moves = n_actions(db_path)
+    async with Stream(page, table_id) as mine, Stream(watching, table_id) as theirs:
+        assert (mine.status, theirs.status) == (200, 200)
+        kind, first = await asyncio.wait_for(mine.next(), FIRST_EVENT)
+        assert kind == "state" and first["claim"] == {"n": 1}
+        kind, seen = await asyncio.wait_for(theirs.next(), FIRST_EVENT)
+        assert kind == "state" and seen["spectator"] and seen["claim"] is None
+        status, after = await page.claim(first)
+        assert status == 200 and after["claim"] == {"n": 2} and after["seq"] == first["seq"]
+        await fake.wait_for(
+            lambda: any("Клубный игрок не соглашается" in t for t in fake.sent_texts(GROUP)),
+            timeout=CHECK,
+        )
+        kind, event = await asyncio.wait_for(mine.next(), FIRST_EVENT)
+        assert kind == "state" and event["seq"] == first["seq"] and event["claim"] == {"n": 2}
+        kind, seen = await asyncio.wait_for(theirs.next(), FIRST_EVENT)
+        assert kind == "state" and seen["claim"] is None and "hand" in seen and not seen["hand"]
+    assert n_actions(db_path) == moves

@@ -41,6 +41,7 @@ def assert_no_hidden_card(data: dict[str, Any], full: Game) -> None:
     assert data["spectator"] is True and data["seat"] == -1
     assert data["hand"] == [] and data["playable"] == [] and data["hidden"] == 0
     assert data["bids"] == [] and data["blind"] is None and data["look"] is None
+    assert data["claim"] is None
     assert data["exchange"] is None and not data["my_turn"]
     shown = {c for _, c in data["trick"]}
     if data["last_trick"] is not None:

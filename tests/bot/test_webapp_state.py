@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import Texts, make_core
-from bot.model import LiveTable, TableStatus
+from bot.model import LiveTable, Pause, TableStatus
 from bot.webapp.state import public_state, seat_state
 from bot.webapp.watch import spectator_part
 from engine import BID, BLIND, CLAIM, CLUB, Game
@@ -189,3 +189,46 @@ async def test_a_spectator_sees_no_card_held_in_a_club_game(seed: int) -> None:
         g.apply_action(BLIND if BLIND in legal else rng.choice(legal))
         live.game = g
     assert PLAY in phases and (seed != 0 or EXCHANGE in phases)
+
+
+async def test_the_claim_is_offered_to_the_seat_to_move_in_play_only() -> None:
+    """«Остальные мои» as the chat's button offers it: the seat to move, in
+    play, two tricks or more left, no vote open, a person at the seat, two
+    claims a hand; with the number the next claim carries."""
+    tr = await texts()
+    g = Game(CLUB, seed=5)
+    live = table_at(g)
+    live.seats = [1, 3, 2, 4]
+    live.looked = {0, 1, 2, 3}
+    while g.phase is not PLAY:
+        assert seat_state(tr, live, g.to_move, NOW)["claim"] is None  # bidding
+        g.apply_action(g.legal_actions()[0])
+    mover = g.to_move
+    states = [seat_state(tr, live, s, NOW) for s in range(4)]
+    assert [s["claim"] for s in states] == [{"n": 1} if s == mover else None for s in range(4)]
+    spectator = {**public_state(tr, live), **spectator_part(tr, live, NOW)}
+    assert spectator["claim"] is None
+    live.claims[(g.hand_no, mover)] = 1
+    assert seat_state(tr, live, mover, NOW)["claim"] == {"n": 2}
+    live.claims[(g.hand_no, mover)] = 2
+    assert seat_state(tr, live, mover, NOW)["claim"] is None
+    live.claims[(g.hand_no + 1, mover)] = 2  # another hand's: they do not count
+    live.claims[(g.hand_no, mover)] = 0
+    assert seat_state(tr, live, mover, NOW)["claim"] == {"n": 1}
+    changes = {
+        "a vote open": lambda: setattr(live, "claim_vote", live.seq),
+        "paused": lambda: setattr(live, "paused", Pause.BOT_REMOVED),
+        "the computer plays the seat": lambda: live.away.add(mover),
+        "the table finished": lambda: setattr(live, "status", TableStatus.FINISHED),
+    }
+    for why, change in changes.items():
+        saved = live.snapshot()
+        change()
+        assert seat_state(tr, live, mover, NOW)["claim"] is None, why
+        live.restore(saved)
+        assert seat_state(tr, live, mover, NOW)["claim"] == {"n": 1}
+    # With one trick left the card is as quick: no claim.
+    while g.hand_size - len(g.tricks) > 1:
+        g.apply_action([a for a in g.legal_actions() if a != CLAIM][0])
+    assert g.phase is PLAY
+    assert seat_state(tr, live, g.to_move, NOW)["claim"] is None

@@ -53,6 +53,17 @@ class Page:
         body = {"t": state["table"], "game": state["game"], "seq": state["seq"], "action": action}
         return await self.post("api/move", body)
 
+    async def claim(
+        self, state: dict[str, Any], n: int | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        """«Остальные мои» at the table ``state`` shows: the claim it offers,
+        or number ``n``."""
+        if n is None:
+            assert state["claim"] is not None, "no claim offered"
+            n = state["claim"]["n"]
+        body = {"t": state["table"], "game": state["game"], "seq": state["seq"], "n": n}
+        return await self.post("api/claim", body)
+
 
 class Stream:
     """The page's event stream (``api/events``), read event by event."""

@@ -191,7 +191,7 @@
     else if (!result.data || result.data.error === 'err-stale') refresh(true);
   }
 
-  // «Остальные мои», once confirmed, for the table it was offered at: if a
+  // The claim of the rest, once confirmed, for the table it was offered at: if a
   // move came meanwhile the bot refuses it as stale.
   async function claim(s) {
     if (busy || !(await confirmed(word('webapp-claim-confirm')))) return;
