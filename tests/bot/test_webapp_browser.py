@@ -28,6 +28,7 @@ import pytest
 from fake_telegram import FakeTelegram, FakeUser
 from fake_telegram.webapp import free_port, sign_init_data, table_of_url, web_app_url
 from harness import MakeBot, Table, action_of, move_buttons, open_table, settings_for
+from test_claims import claim_rows, to_first_claim
 
 from bot.config import Settings
 from bot.webapp.state import plain
@@ -545,3 +546,52 @@ async def test_a_move_the_network_holds_is_given_up_and_said(
         for route in held:
             with contextlib.suppress(Exception):
                 await route.abort()
+
+
+async def test_the_claim_asks_first_and_is_sent_once_confirmed(
+    fake: FakeTelegram, tmp_path: Path, browser: Any, make_bot: MakeBot
+) -> None:
+    """«Остальные мои» on Анна's turn in play: the browser's confirm where
+    Telegram has no dialog (declined: nothing sent), Telegram's own where it
+    has one; sent, the computer among the other side refuses it at once, and
+    after two claims the button is gone."""
+    await make_bot(webapp_settings(fake, tmp_path, free_port()))
+    db = tmp_path / "spades.db"
+    table, anna, _ = await seated_pair(fake)
+    await to_first_claim(fake, table, [anna])
+    page, _ = await open_app(browser, fake, anna, sign_init_data(fake.token, anna, time.time()))
+    await page.wait_for_selector("#app[data-state='ready']")
+    button = page.locator("#choices .action.claim")
+    await button.wait_for(state="visible")
+    assert await button.text_content() == "🙌 Остальные мои"
+    question = "Заявить «Остальные мои» — все оставшиеся взятки берёте вы?"
+    asked: list[str] = []
+
+    async def decline(dialog: Any) -> None:
+        asked.append(dialog.message)
+        await dialog.dismiss()
+
+    page.once("dialog", decline)
+    await tap(page, button)
+    await page.wait_for_function("() => !document.getElementById('app').dataset.busy")
+    assert len(asked) == 1 and asked[0].startswith(question)
+    assert "selection" not in await page.evaluate("window.__haptics")  # nothing sent
+    await fake.wait_idle(quiet=0.05)
+    assert claim_rows(db) == []
+
+    await page.evaluate(
+        """() => { window.__confirms = [];
+            window.Telegram.WebApp.showConfirm = (text, done) => {
+                window.__confirms.push(text); setTimeout(() => done(true), 0); }; }"""
+    )
+    for n in (1, 2):
+        await tap(page, button)
+        await fake.wait_for(lambda n=n: len(claim_rows(db)) == n, timeout=60)
+        # Recorded, so sent: the page is busy with it until its answer is drawn.
+        await page.wait_for_function("() => !document.getElementById('app').dataset.busy")
+    await button.wait_for(state="detached")
+    confirms = await page.evaluate("window.__confirms")
+    assert len(confirms) == 2 and all(c.startswith(question) for c in confirms)
+    assert [st for st, _ in claim_rows(db)] == ["refused", "refused"]
+    assert len(asked) == 1  # the browser's dialog no more
+    assert await page.locator("#hand .card.playable").count() > 0
