@@ -260,7 +260,7 @@ async def test_a_move_that_is_no_bid_and_no_card_is_refused_before_anything(
     fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
     """Bids, the blind nil and cards are 0..BLIND: anything else (a claim
-    too: it is made in the chat) is not a move from the page."""
+    too: it has a call of its own, api/claim) is not a move from the page."""
     s = await start_table(fake, make_bot)
     me, _, state = await mover(s)
     before = s.actions()
