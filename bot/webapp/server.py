@@ -287,37 +287,39 @@ class TableApp:
         return _json(record_state(tr, live, rec, hands_finished(g)))
 
     async def _move(self, request: web.Request) -> web.StreamResponse:
-        person = self._person(request)
-        self._throttle(person.user_id)
-        body = await _body(request)
-        game, seq, action = (_int(body.get(k)) for k in ("game", "seq", "action"))
         # A bid (up to the blind nil) or a card: nothing else is a move from
         # the page (the claim, above BLIND, has its own call: ``_claim``).
-        if game is None or seq is None or action is None or not 0 <= action <= BLIND:
-            raise Refusal(400, "webapp-err-request")
-        live, seat = await self._seated(person, body.get("t"))
-        if game != live.game_id:
-            raise Refusal(409, "err-stale")
-        try:
-            await self.play.human_move(live.table_id, person.user_id, seq, action)
-        except UserError as e:
-            raise Refusal(409, e.key, **e.args_) from None
-        return await self._after(person, live.table_id)
+        return await self._press(request, "action", range(BLIND + 1), self.play.human_move)
 
     async def _claim(self, request: web.Request) -> web.StreamResponse:
         """«Остальные мои»: ``n`` is the claim's number in the hand, as the
         state offers it (``claim``)."""
+        return await self._press(request, "n", None, self.claims.claim)
+
+    async def _press(
+        self,
+        request: web.Request,
+        key: str,
+        allowed: range | None,
+        act: Callable[[int, int, int, int], Awaitable[None]],
+    ) -> web.StreamResponse:
+        """A press from the page, as its button in the chat: the body's
+        ``game``, ``seq`` and ``key`` whole numbers (``key`` in ``allowed``),
+        the presser seated, the game current; then ``act(table, user, seq,
+        value)``, whose refusals are the page's."""
         person = self._person(request)
         self._throttle(person.user_id)
         body = await _body(request)
-        game, seq, n = (_int(body.get(k)) for k in ("game", "seq", "n"))
-        if game is None or seq is None or n is None:
+        game, seq, value = (_int(body.get(k)) for k in ("game", "seq", key))
+        if game is None or seq is None or value is None:
+            raise Refusal(400, "webapp-err-request")
+        if allowed is not None and value not in allowed:
             raise Refusal(400, "webapp-err-request")
         live, _ = await self._seated(person, body.get("t"))
         if game != live.game_id:
             raise Refusal(409, "err-stale")
         try:
-            await self.claims.claim(live.table_id, person.user_id, seq, n)
+            await act(live.table_id, person.user_id, seq, value)
         except UserError as e:
             raise Refusal(409, e.key, **e.args_) from None
         return await self._after(person, live.table_id)
