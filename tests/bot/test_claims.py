@@ -10,6 +10,7 @@ import json
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -105,6 +106,22 @@ def app_page(fake: FakeTelegram, base: str, user: FakeUser) -> tuple[Page, int]:
     url = next(web_app_url(m) for m in reversed(fake.chat_messages(user.id)) if web_app_url(m))
     assert url is not None
     return signed_page(fake, base, user), table_of_url(url)
+
+
+async def a_card_plays_after_refusals(
+    fake: FakeTelegram,
+    page: Page,
+    state: dict[str, Any],
+    db: Path,
+    before: list[tuple[int, int, int]],
+) -> None:
+    """The refused requests changed no action, and the real card still plays
+    from the page."""
+    await fake.wait_idle(quiet=0.05)
+    assert game_actions(db) == before
+    status, _ = await page.move(state, state["playable"][0])
+    assert status == 200
+    assert len(game_actions(db)) == len(before) + 1
 
 
 def proved_offer(fake: FakeTelegram, db: Path, user: FakeUser) -> FakeMessage | None:
@@ -656,13 +673,8 @@ async def test_forged_moves_are_refused_and_change_nothing(
         assert (status, answer["error"]) == (400, "webapp-err-request")
     status, answer = await page.move(state, 52)
     assert status == 409 and answer["error"] == "err-wrong_phase"
-    await fake.wait_idle(quiet=0.05)
-    assert game_actions(db_path) == before
+    await a_card_plays_after_refusals(fake, page, state, db_path, before)
     assert claim_rows(db_path) == []
-    # The real card still plays.
-    status, _ = await page.move(state, state["playable"][0])
-    assert status == 200
-    assert len(game_actions(db_path)) == len(before) + 1
 
 
 async def test_a_refused_claim_shows_its_cards_no_more(
@@ -1117,13 +1129,8 @@ async def test_forged_claims_from_the_mini_app_change_nothing(
         status, answer = await page.claim(state, n=n)
         assert (status, answer["error"]) == (409, "err-claim-limit")
         assert "уже заявляли" in answer["text"]
-    await fake.wait_idle(quiet=0.05)
-    assert game_actions(db_path) == before
+    await a_card_plays_after_refusals(fake, page, state, db_path, before)
     assert [st for st, _ in claim_rows(db_path)] == ["refused", "refused"]
-    # Play goes on from the page.
-    status, _ = await page.move(state, state["playable"][0])
-    assert status == 200
-    assert len(game_actions(db_path)) == len(before) + 1
 
 
 async def test_the_stream_offers_the_claim_to_its_seat_alone(
