@@ -436,6 +436,7 @@ def main() -> None:
         help="print one table for the deals saved by earlier runs (--save) and play nothing",
     )
     args = ap.parse_args()
+    cmd = "python -m bench.arena " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     if args.merge:
         pooled = [
             json.loads(line)
@@ -443,7 +444,6 @@ def main() -> None:
             for line in gzip.decompress(Path(name).read_bytes()).decode("utf-8").splitlines()
             if line.strip()
         ]
-        cmd = "python -m bench.arena " + " ".join(shlex.quote(a) for a in sys.argv[1:])
         print(report(pooled, args.x, args.y, cmd, args.players))
         return
     if args.players != 4 and ("/" in args.x or "/" in args.y):
@@ -455,7 +455,6 @@ def main() -> None:
     tasks = [
         (rules, args.seed + i, args.x, args.y, args.budget_ms, args.max_hands) for i in range(deals)
     ]
-    cmd = "python -m bench.arena " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     results: list[list[dict[str, Any]]] = []
     start = time.perf_counter()
     workers = max(1, min(2, args.workers))

@@ -311,9 +311,8 @@ class TableApp:
         self._throttle(person.user_id)
         body = await _body(request)
         game, seq, value = (_int(body.get(k)) for k in ("game", "seq", key))
-        if game is None or seq is None or value is None:
-            raise Refusal(400, "webapp-err-request")
-        if allowed is not None and value not in allowed:
+        outside = allowed is not None and value not in allowed
+        if game is None or seq is None or value is None or outside:
             raise Refusal(400, "webapp-err-request")
         live, _ = await self._seated(person, body.get("t"))
         if game != live.game_id:

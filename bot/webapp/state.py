@@ -5,8 +5,8 @@ Two parts. ``public_state`` is what the whole table may know (built from
 so the live stream builds it once per change and language. ``seat_part`` is
 one seat's own: its cards (none while they lie face down for a blind nil),
 its choices now (the claim of the rest among them), its own exchange, built
-from ``engine.view.view(game, seat)``. Other hands are never read, so they cannot be sent, not even as
-hidden fields. Every word is formatted here from the locales (the bot's own
+from ``engine.view.view(game, seat)``. Other hands are never read, so they
+cannot be sent, not even as hidden fields. Every word is formatted here from the locales (the bot's own
 texts where they exist), as plain text: the page puts it in with
 ``textContent``.
 """
