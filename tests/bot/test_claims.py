@@ -124,16 +124,25 @@ async def a_card_plays_after_refusals(
     assert len(game_actions(db)) == len(before) + 1
 
 
-def proved_offer(fake: FakeTelegram, db: Path, user: FakeUser) -> FakeMessage | None:
-    """The user's hand offering «Остальные мои» where the engine proves the
-    claim, the message showing the game as it stands (not a move behind it)."""
-    found = claim_offer(fake, [user])
+def current_offer(
+    fake: FakeTelegram, db: Path, users: list[FakeUser]
+) -> tuple[FakeUser, FakeMessage, bool] | None:
+    """Whose hand offers «Остальные мои» on the game as it stands (not a move
+    behind it), that message, and whether the engine proves the claim."""
+    found = claim_offer(fake, users)
     if found is None:
         return None
     g = game_of(db)
     offered_at = int((button_data(found[1], "cl:") or "").split(":")[2])
-    holds = offered_at == len(g.actions) and check_claim(g, g.to_move).holds is True
-    return found[1] if holds else None
+    if offered_at != len(g.actions):
+        return None
+    return found[0], found[1], check_claim(g, g.to_move).holds is True
+
+
+def proved_offer(fake: FakeTelegram, db: Path, user: FakeUser) -> FakeMessage | None:
+    """The user's hand offering «Остальные мои» where the engine proves the claim."""
+    found = current_offer(fake, db, [user])
+    return found[1] if found is not None and found[2] else None
 
 
 async def four_people(fake: FakeTelegram, daily: bool = True) -> tuple[Table, list[FakeUser]]:
@@ -165,11 +174,24 @@ def other_side(users: list[FakeUser], claimer: FakeUser) -> tuple[int, list[Fake
 
 
 async def to_first_claim(
-    fake: FakeTelegram, table: Table, users: list[FakeUser]
+    fake: FakeTelegram, table: Table, users: list[FakeUser], db: Path
 ) -> tuple[FakeUser, FakeMessage]:
-    """Bid, and stop at the first lead: the leader's hand offers the claim."""
-    await play_moves(table, lambda: claim_offer(fake, users) is not None)
-    found = claim_offer(fake, users)
+    """Bid, and play to the first turn whose hand offers a claim the engine
+    does not prove: one that goes to the other side. Usually the first lead;
+    now and then a deal proves the leader's side takes all thirteen (the
+    claim would end the hand at once), and play goes on to the next offer."""
+    checked: dict[int, tuple[FakeUser, FakeMessage, bool] | None] = {}
+
+    def unproved() -> tuple[FakeUser, FakeMessage] | None:
+        # One engine check per position: the predicate is polled often.
+        key = n_actions(db)
+        if key not in checked or checked[key] is None:
+            checked[key] = current_offer(fake, db, users)
+        found = checked[key]
+        return None if found is None or found[2] else (found[0], found[1])
+
+    await play_moves(table, lambda: unproved() is not None)
+    found = unproved()
     assert found is not None
     return found
 
@@ -207,11 +229,11 @@ async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
 ) -> None:
     await make_bot()
     table, users = await four_people(fake)
-    claimer, hand = await to_first_claim(fake, table, users)
+    claimer, hand = await to_first_claim(fake, table, users, db_path)
     g = game_of(db_path)
     seat = users.index(claimer)
     assert g.to_move == seat and tricks_left(g) == 13
-    assert check_claim(g, seat).holds is not True  # thirteen winners at the first lead: never
+    assert check_claim(g, seat).holds is not True
     mine = cards_line(g.hand_cards(seat))
     partner = users[(seat + 2) % 4]
     others = [users[(seat + 1) % 4], users[(seat + 3) % 4]]
@@ -298,7 +320,7 @@ async def test_refusal_lets_play_go_on_and_claims_are_limited(
 ) -> None:
     await make_bot()
     table, users = await four_people(fake)
-    claimer, hand = await to_first_claim(fake, table, users)
+    claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat = users.index(claimer)
     other = users[(seat + 1) % 4]
     moves = n_actions(db_path)
@@ -346,7 +368,7 @@ async def test_no_answer_before_the_deadline_refuses(
 ) -> None:
     await make_bot(clock=clock)
     table, users = await four_people(fake, daily=False)
-    claimer, hand = await to_first_claim(fake, table, users)
+    claimer, hand = await to_first_claim(fake, table, users, db_path)
     moves = n_actions(db_path)
     await claim(fake, claimer, hand)
     await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text, timeout=CHECK)
@@ -368,7 +390,7 @@ async def test_a_vote_survives_a_restart(
 ) -> None:
     first = await make_bot()
     table, users = await four_people(fake)
-    claimer, hand = await to_first_claim(fake, table, users)
+    claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
     await open_vote(fake, claimer, hand, others)
@@ -399,7 +421,7 @@ async def test_a_computer_opponent_refuses(
     await make_bot()
     anna = fake.add_user(4211, "Анна")
     table = await open_table(fake, GROUP, [anna])
-    claimer, hand = await to_first_claim(fake, table, [anna])
+    claimer, hand = await to_first_claim(fake, table, [anna], db_path)
     moves = n_actions(db_path)
     await claim(fake, anna, hand)
     await fake.wait_for(
@@ -463,7 +485,7 @@ async def test_the_mini_app_refuses_a_card_during_the_vote(
     base, app = app_settings()
     await make_bot(**app)
     table, users = await four_people(fake)
-    claimer, hand = await to_first_claim(fake, table, users)
+    claimer, hand = await to_first_claim(fake, table, users, db_path)
     page, table_id = app_page(fake, base, claimer)
     status, state = await page.state(table_id)
     assert status == 200 and state["my_turn"]
@@ -500,7 +522,7 @@ async def test_a_vote_survives_kill_9(fake: FakeTelegram, tmp_path: Path) -> Non
     await proc.start(fake)
     try:
         table, users = await four_people(fake)
-        claimer, hand = await to_first_claim(fake, table, users)
+        claimer, hand = await to_first_claim(fake, table, users, db)
         seat, others = other_side(users, claimer)
         moves = n_actions(db)
         assert (await claim(fake, claimer, hand))["text"] is None
@@ -637,7 +659,7 @@ async def test_forged_moves_are_refused_and_change_nothing(
     base, app = app_settings()
     await make_bot(**app)
     table, users = await four_people(fake)
-    claimer, hand = await to_first_claim(fake, table, users)
+    claimer, hand = await to_first_claim(fake, table, users, db_path)
     card = button_data(hand, "m:")
     assert card is not None
     t, s, _ = card.split(":")[1:]
@@ -685,7 +707,7 @@ async def test_a_refused_claim_shows_its_cards_no_more(
     (accepted or not) show neither cards nor buttons."""
     await make_bot()
     table, users = await four_people(fake)
-    claimer, hand = await to_first_claim(fake, table, users)
+    claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     mine = cards_line(game_of(db_path).hand_cards(seat))
     await open_vote(fake, claimer, hand, others)
@@ -712,7 +734,7 @@ async def test_the_vote_has_its_own_deadline_and_gives_the_claimers_time_back(
 ) -> None:
     await make_bot(clock=clock)
     table, users = await four_people(fake, daily=False)
-    claimer, hand = await to_first_claim(fake, table, users)
+    claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
     _, _, due = deadline(db_path)
@@ -748,7 +770,7 @@ async def test_the_votes_deadline_and_the_time_left_survive_a_restart(
 ) -> None:
     first = await make_bot(clock=clock)
     table, users = await four_people(fake, daily=False)
-    claimer, hand = await to_first_claim(fake, table, users)
+    claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
     _, _, due = deadline(db_path)
@@ -783,7 +805,7 @@ async def test_a_voter_who_blocked_the_bot_refuses_at_once(
     asked, and its cards are not shown."""
     await make_bot()
     table, users = await four_people(fake)
-    claimer, hand = await to_first_claim(fake, table, users)
+    claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     mine = cards_line(game_of(db_path).hand_cards(seat))
     moves = n_actions(db_path)
@@ -829,7 +851,7 @@ async def test_a_voter_who_blocks_the_bot_during_the_vote_refuses(
     """Blocked while the question waits: the vote ends at once, not at its deadline."""
     await make_bot()
     table, users = await four_people(fake)
-    claimer, hand = await to_first_claim(fake, table, users)
+    claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
     await open_vote(fake, claimer, hand, others)
@@ -860,7 +882,7 @@ async def test_a_voter_whose_seat_passes_to_the_computer_refuses(
     its deadline, hours away in a game by the day."""
     await make_bot()
     table, users = await four_people(fake)
-    claimer, hand = await to_first_claim(fake, table, users)
+    claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
     await open_vote(fake, claimer, hand, others)
@@ -907,7 +929,7 @@ async def test_the_vote_keeps_its_deadline_whoever_leaves_or_comes_back(
     deadline, and once a voter refuses the computer plays the claimer's move."""
     await make_bot(clock=clock)
     table, users = await four_people(fake, daily=False)
-    claimer, hand = await to_first_claim(fake, table, users)
+    claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
     await open_vote(fake, claimer, hand, others)
@@ -1002,7 +1024,7 @@ async def test_an_unproved_claim_from_the_mini_app_goes_to_the_vote(
     base, app = app_settings()
     await make_bot(**app)
     table, users = await four_people(fake)
-    claimer, _ = await to_first_claim(fake, table, users)
+    claimer, _ = await to_first_claim(fake, table, users, db_path)
     seat, voters = other_side(users, claimer)
     partner = users[(seat + 2) % 4]
     watcher = fake.add_user(4239, "Зритель")
@@ -1053,7 +1075,7 @@ async def test_forged_claims_from_the_mini_app_change_nothing(
     base, app = app_settings()
     await make_bot(**app)
     table, users = await four_people(fake)
-    claimer, _ = await to_first_claim(fake, table, users)
+    claimer, _ = await to_first_claim(fake, table, users, db_path)
     seat, voters = other_side(users, claimer)
     page, table_id = app_page(fake, base, claimer)
     status, state = await page.state(table_id)
@@ -1144,7 +1166,7 @@ async def test_the_stream_offers_the_claim_to_its_seat_alone(
     anna = fake.add_user(4241, "Анна")
     watcher = fake.add_user(4249, "Зритель")
     table = await open_table(fake, GROUP, [anna], others=[watcher])
-    await to_first_claim(fake, table, [anna])
+    await to_first_claim(fake, table, [anna], db_path)
     page, table_id = app_page(fake, base, anna)
     watching = signed_page(fake, base, watcher)
     moves = n_actions(db_path)

@@ -558,7 +558,7 @@ async def test_the_claim_asks_first_and_is_sent_once_confirmed(
     await make_bot(webapp_settings(fake, tmp_path, free_port()))
     db = tmp_path / "spades.db"
     table, anna, _ = await seated_pair(fake)
-    await to_first_claim(fake, table, [anna])
+    await to_first_claim(fake, table, [anna], db)
     page, _ = await open_app(browser, fake, anna, sign_init_data(fake.token, anna, time.time()))
     await page.wait_for_selector("#app[data-state='ready']")
     button = page.locator("#choices .action.claim")
