@@ -434,7 +434,10 @@ async def test_ten_thousand_bad_updates_change_nothing_but_legal_moves(
     )
     after = snapshot(db)
     # Seats of the three games are as they were; their tables are playing or
-    # finished by their own moves; new tables are only open ones from /newgame.
+    # finished by their own moves; new tables are open ones from /newgame, or
+    # playing a game a fuzzed «Начать» started (the game against three
+    # computers can end, and a new table opens in its group): its moves
+    # replayed above, the game going on.
     for row in before["seats"]:
         if row[0] <= 3:
             assert row in after["seats"], row
@@ -443,7 +446,8 @@ async def test_ten_thousand_bad_updates_change_nothing_but_legal_moves(
         if table_id <= 3:
             assert status == ("finished" if games[table_id].finished else "playing"), row
         elif table_id > len(before["tables"]):
-            assert status == "open", row
+            started = status == "playing" and table_id in games and not games[table_id].finished
+            assert status == "open" or started, row
     con = sqlite3.connect(db)
     try:
         undelivered = con.execute(
