@@ -339,7 +339,8 @@ async def serve(control: bool, serve_stand_in: bool) -> None:
         async for line in reader:
             cmd = json.loads(line)
             if "watch" in cmd:
-                streams.targets.append((target if control else cmd["watch"], cmd["auth"]))
+                url = target if control and target is not None else str(cmd["watch"])
+                streams.targets.append((url, str(cmd["auth"])))
                 streams.tasks.append(asyncio.create_task(streams.watch(*streams.targets[-1])))
             elif "close" in cmd:
                 await close()

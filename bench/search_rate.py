@@ -17,7 +17,7 @@ from collections import defaultdict
 from bench.stats import percentile
 from bench.tuning import apply_sets
 from engine.ai import plain as plain_player
-from engine.ai import player, search
+from engine.ai import player, rollout, search
 from engine.ai.clock import thread_cpu
 from engine.game import Game
 from engine.rules import Rules
@@ -33,13 +33,14 @@ def main() -> None:
     args = ap.parse_args()
     apply_sets(args.set)
     plays = [0]
-    play_out = search.play_out
+    play_out = rollout.play_out
 
     def counted(g: Game) -> list[int]:
         plays[0] += sum(h.bit_count() for h in g.hands)
         return play_out(g)
 
-    search.play_out = counted
+    # The search calls the name it imported from rollout: count there.
+    vars(search)["play_out"] = counted
     cpu: dict[str, list[float]] = defaultdict(list)
     done: dict[str, int] = defaultdict(int)
     for i in range(args.games):
@@ -61,11 +62,11 @@ def main() -> None:
             g.apply_action(a, seat)
     print(f"PLAYS_PER_MS {search.PLAYS_PER_MS}, MAX_WORLDS {search.MAX_WORLDS}, {args.games} games")
     print("decision CPU (ms)        n      p50      p95      max   rollout plays/ms")
-    for key, ms in cpu.items():
-        rate = f"{done[key] / max(1e-9, sum(ms)):>10.0f}" if key in done else ""
+    for key, times in cpu.items():
+        rate = f"{done[key] / max(1e-9, sum(times)):>10.0f}" if key in done else ""
         print(
-            f"  {key:<16}{len(ms):>7}{percentile(ms, 0.5):>9.1f}{percentile(ms, 0.95):>9.1f}"
-            f"{max(ms):>9.1f}{rate}"
+            f"  {key:<16}{len(times):>7}{percentile(times, 0.5):>9.1f}"
+            f"{percentile(times, 0.95):>9.1f}{max(times):>9.1f}{rate}"
         )
 
 
