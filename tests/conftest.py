@@ -8,11 +8,22 @@ from collections.abc import AsyncIterator
 import pytest
 from fake_telegram import FakeTelegram
 
+from bot.heap import set_aside
+
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: takes half a minute or more; handed to a worker first"
     )
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What pytest and the imports hold (some 200,000 objects) set aside, as
+    the bot and its workers do (bot/heap.py): a full collection of them takes
+    ~150 ms, and inside a search it counts against the search's CPU cap
+    (engine/ai/clock.py), cutting it short, so that two equal decisions of the
+    master differed now and then."""
+    set_aside()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

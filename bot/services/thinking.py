@@ -25,6 +25,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from bot.heap import set_aside
+
 log = logging.getLogger(__name__)
 R = TypeVar("R")
 
@@ -41,6 +43,11 @@ def _worker_init(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    # Spawn imported the bot's main module again (aiogram, pydantic: some
+    # 250,000 objects). A full collection of them takes ~150 ms and would
+    # land inside a search, counted against its CPU cap (engine/ai/clock.py),
+    # cutting the search short: set them aside as the bot does its own.
+    set_aside()
 
 
 def worker_pool(workers: int) -> ProcessPoolExecutor:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gc
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.services.thinking import MIN_SEARCH_MS, QUEUE_PER_WORKER, search_budget
+from bot.services.thinking import MIN_SEARCH_MS, QUEUE_PER_WORKER, search_budget, worker_pool
 
 FULL = 120
 
@@ -51,3 +53,10 @@ def test_budget_is_full_shared_or_none(full: int, ahead: int, workers: int) -> N
         assert b * (ahead + 1) <= full * room
     nxt = search_budget(full, ahead + 1, workers)
     assert nxt <= b  # a longer queue never thinks longer
+
+
+def test_a_worker_sets_its_imports_aside() -> None:
+    """A full collection of what a worker imported would land inside a search
+    (~150 ms against its CPU cap): the worker freezes its heap at start."""
+    with worker_pool(1) as pool:
+        assert pool.submit(gc.get_freeze_count).result(timeout=120) > 0
