@@ -308,6 +308,10 @@ class Table:
             raise AssertionError("no table message in the group")
         return found
 
+    def game_over(self) -> bool:
+        """The table message shows the final result."""
+        return "Победа" in self.table_message().text
+
     def find_table_message(self) -> FakeMessage | None:
         for m in reversed(self.fake.chat_messages(self.group, thread=self.thread)):
             if any((b.value or "").startswith("t:") for b in m.buttons()) or "🃏" in m.text:

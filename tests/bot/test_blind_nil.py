@@ -67,12 +67,9 @@ async def test_club_blind_nil_exchange_between_partners(fake, running_bot) -> No
             "Вы отдали партнёру" in m.text for u in (anna, boris) for m in fake.chat_messages(u.id)
         ) and any("Вы получили" in m.text for u in (anna, boris) for m in fake.chat_messages(u.id))
 
-    def over() -> bool:
-        return "Победа" in table.table_message().text
-
     # Deals are random: if a game ends before the team is 100 behind, play another.
     for _attempt in range(8):
-        await play_moves(table, lambda: exchanged() or over(), choose=choose)
+        await play_moves(table, lambda: exchanged() or table.game_over(), choose=choose)
         if exchanged():
             break
         await open_table(fake, GROUP, [anna, boris], club=True, start=False)
@@ -87,4 +84,4 @@ async def test_club_blind_nil_exchange_between_partners(fake, running_bot) -> No
         )
     assert seen["blind"], "the team never fell 100 behind"
     assert exchanged()
-    await fake.wait_for(lambda: "слепой ноль" in table.table_message().text or over())
+    await fake.wait_for(lambda: "слепой ноль" in table.table_message().text or table.game_over())

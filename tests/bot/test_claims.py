@@ -149,10 +149,6 @@ def proved_offer(fake: FakeTelegram, db: Path, user: FakeUser) -> FakeMessage | 
     return found[1] if found is not None and found[2] else None
 
 
-def game_over(table: Table) -> bool:
-    return "Победа" in table.table_message().text
-
-
 async def to_proved_claim(
     fake: FakeTelegram,
     table: Table,
@@ -168,14 +164,14 @@ async def to_proved_claim(
 
     def proved_or_over() -> bool:
         watch()
-        return proved_offer(fake, db, user) is not None or game_over(table)
+        return proved_offer(fake, db, user) is not None or table.game_over()
 
     for _ in range(PROVED_TRIES):
         await play_moves(table, proved_or_over)
         found = proved_offer(fake, db, user)
         if found is not None:
             return found
-        assert game_over(table)
+        assert table.game_over()
         await fake.wait_idle(quiet=0.1)
         await open_table(fake, table.group, table.users)
     raise AssertionError(f"{PROVED_TRIES} games without a claim the engine proves")

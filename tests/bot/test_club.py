@@ -19,7 +19,7 @@ GROUP = -1004004
 async def play_game(fake: FakeTelegram, users, seats: Sequence[str] = ()) -> Table:
     """A club-preset game (short: it ends at −200) with these people seated."""
     table = await open_table(fake, GROUP, users, seats=seats, club=True)
-    await play_moves(table, lambda: "Победа" in table.table_message().text)
+    await play_moves(table, table.game_over)
     return table
 
 

@@ -25,10 +25,6 @@ def results(fake: FakeTelegram) -> int:
     return sum("сыграна" in t for t in fake.sent_texts(GROUP))
 
 
-def over(table: Table) -> bool:
-    return "Победа" in table.table_message().text
-
-
 async def test_the_table_message_stays_among_the_last_three(game) -> None:
     fake, clock, table, anna, boris = game
     sent_before = len(fake.sent_texts(GROUP))
@@ -36,11 +32,11 @@ async def test_the_table_message_stays_among_the_last_three(game) -> None:
     # sooner: then what counts is the hands played with the game going on.
     hands, sent = 0, sent_before
     for hand in range(1, 6):
-        await play_moves(table, lambda hand=hand: results(fake) >= hand or over(table))
+        await play_moves(table, lambda hand=hand: results(fake) >= hand or table.game_over())
         # Someone looks something up during each hand: more under the table.
         await fake.send_text(boris, GROUP, "/score")
         await fake.wait_idle(quiet=0.1)
-        if over(table):
+        if table.game_over():
             break
         live = [m.message_id for m in fake.chat_messages(GROUP)]
         assert table.table_message().message_id in live[-3:], (hand, live)

@@ -220,7 +220,7 @@ async def test_the_game_results_count_the_hints(
         assert data is not None
         assert (await popup(fake, anna, anna.id, hand.message_id, data)).startswith("💡 Мастер")
         await (await fake.press(anna, anna.id, hand.message_id, move_buttons(hand)[-1])).answer()
-    await play_moves(table, lambda: "Победа" in table.table_message().text)
+    await play_moves(table, table.game_over)
     await fake.wait_idle(quiet=0.1)
     over = next(t for t in fake.sent_texts(GROUP) if "Игра окончена" in t)
     assert hint_line([over]) == "💡 Подсказок за игру: Анна 2"

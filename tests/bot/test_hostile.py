@@ -239,7 +239,7 @@ async def test_forget_me_leaves_no_trace_whatever_the_name(
         await fake.start_bot(u)
     table = await open_table(fake, GROUP, [boris, anna], club=True)
     await fake.wait_idle(quiet=0.05)
-    await play_moves(table, lambda: "Победа" in table.table_message().text)
+    await play_moves(table, table.game_over)
     # The afterword is open: Boris's picker carries the name shortened.
     await fake.wait_for(lambda: any("Послесловие" in m.text for m in fake.chat_messages(boris.id)))
     await fake.wait_idle(quiet=0.1)

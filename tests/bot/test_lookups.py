@@ -86,7 +86,7 @@ async def test_lookups_in_every_phase(fake, running_bot) -> None:
     assert "«Справки»" in await ask(fake, anna, anna.id, "/turn")
 
     # After the end.
-    await play_moves(table, lambda: "Победа" in table.table_message().text)
+    await play_moves(table, table.game_over)
     assert "Победа" in await ask(fake, anna, GROUP, "/score")
     assert "Победа" in await ask(fake, anna, GROUP, "/turn")
     sheet = await ask(fake, anna, GROUP, "/sheet")

@@ -36,7 +36,7 @@ async def test_the_trick_just_taken_shows_in_private(fake: FakeTelegram, running
 async def test_each_player_gets_the_result_in_private(fake: FakeTelegram, running_bot) -> None:
     anna, boris = fake.add_user(821, "Анна"), fake.add_user(822, "Борис")
     table = await open_club_game(fake, [anna, boris])
-    await play_moves(table, lambda: "Победа" in table.table_message().text)
+    await play_moves(table, table.game_over)
     await fake.wait_idle(quiet=0.1)
     for user in (anna, boris):
         # The result, then the afterword's picker after it.
