@@ -23,6 +23,7 @@ from bot.model import LiveTable, TableStatus, paused_key
 from bot.pace import is_daily
 from bot.views.common import Tr, bid_text, player_name, seat_name
 from bot.views.hand import blind_pending
+from bot.views.table import game_over_line
 from engine import BID, BLIND, PublicView, View, public_view, view
 from engine.cards import card_label, sort_for_display
 from engine.game import BIDDING, EXCHANGE, OVER, PLAY
@@ -224,7 +225,7 @@ def _lines(
     }
     if v.phase == OVER:
         assert v.winner is not None
-        out["status"] = plain(tr("table-winner", winner=side_names[v.winner]))
+        out["status"] = plain(game_over_line(tr, live, v))  # as the group's message says it
     elif live.paused:
         out["status"] = plain(tr(paused_key(live), group=esc(live.chat_title)))
     elif not on:
