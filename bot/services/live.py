@@ -58,7 +58,7 @@ class TableLock(asyncio.Lock):
         self.released(self.table_id)
 
 
-def _ignore(table_id: int) -> None:
+def _ignore(_: int) -> None:
     """No one listens."""
 
 
@@ -80,6 +80,10 @@ class Registry:
         self.langs: dict[int, str] = {}  # user id -> locale for private messages
         # Told the table's id each time its lock is released.
         self.on_release: Callable[[int], None] = _ignore
+        # Told a person's id once /forget_me has dropped them from here: a
+        # table kept elsewhere (the Mini App's hub keeps finished ones for
+        # their open pages) must drop them too.
+        self.on_forget: Callable[[int], None] = _ignore
 
     def lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -116,6 +120,7 @@ class Registry:
                 if live.ended:
                     self.forget(table_id)
         self.langs.pop(user_id, None)
+        self.on_forget(user_id)
 
     def cached_in_chat(self, chat_id: int) -> list[int]:
         return [t for t, live in self._tables.items() if live.chat_id == chat_id]

@@ -14,9 +14,11 @@ pages. A table whose lock is held again by then is left: it may hold a
 change not yet committed; its release notes it again. A page that reads
 slowly gets only the newest state when it catches up, never a backlog.
 
-Open streams are limited (``STREAMS_PER_PERSON``, ``STREAMS_PER_TABLE``): a
+Open streams are limited (``STREAMS_PER_PERSON``, ``WATCHERS_PER_TABLE``): a
 stream beyond them is refused (:class:`TooManyStreams`) before anything is
-sent; a closed stream frees its place at once. A watcher (a group member not
+sent; a closed stream frees its place at once. Watchers are counted apart
+from the players: a room of watchers (any member may watch) never takes a
+seated player's place. A watcher (a group member not
 seated) is asked after again every ``MEMBER_RECHECK`` seconds: who has left
 the group has their stream ended.
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -53,9 +56,12 @@ CLOSED_CHECK = 1.0
 # Streams one person may hold open at once, over all tables: a phone and a
 # desktop, each reconnecting, with room to spare; beyond it, a leak or a flood.
 STREAMS_PER_PERSON = 4
-# Streams one table may have open at once: its four seats on two devices
-# each, and a room of watchers; each costs a state built at every change.
-STREAMS_PER_TABLE = 40
+# Watchers' streams one table may have open at once (group members not
+# seated): a room of them, each costing a state built at every change. The
+# players' streams are not counted here, so however many members watch, a
+# seated player is never refused (their own streams are at most
+# STREAMS_PER_PERSON each, six seats at most).
+WATCHERS_PER_TABLE = 32
 
 
 class TooManyStreams(Exception):
@@ -134,13 +140,14 @@ class Hub:
         self.now = clock.now
         self.members = members
         self._tables: dict[int, Watched] = {}
-        # Streams open (or being opened) per person and per table.
+        # Streams open (or being opened) per person, and watchers' per table.
         self._by_person: dict[int, int] = {}
-        self._by_table: dict[int, int] = {}
+        self._watchers: dict[int, int] = {}
         self._noted: set[int] = set()  # watched tables released since the last pass
         self._scan: asyncio.TimerHandle | None = None
         self.closing = False
         reg.on_release = self._released
+        reg.on_forget = self._forgotten
 
     def __len__(self) -> int:
         """Pages open now."""
@@ -159,24 +166,28 @@ class Hub:
         goes or the bot stops. A reconnecting page gets the state at once:
         it catches up whatever it missed. Beyond the limits of open streams,
         :class:`TooManyStreams` is raised before anything is sent."""
-        with self._place(live.table_id, user_id):
+        with self._place(live.table_id, user_id, spectator):
             return await self._serve(request, live, user_id, lang, spectator)
 
     @contextlib.contextmanager
-    def _place(self, table_id: int, user_id: int) -> Iterator[None]:
+    def _place(self, table_id: int, user_id: int, spectator: bool) -> Iterator[None]:
         """A stream's place, taken at once (no await between the count and
-        the taking), freed when the stream ends however it ends."""
-        if (
-            self._by_person.get(user_id, 0) >= STREAMS_PER_PERSON
-            or self._by_table.get(table_id, 0) >= STREAMS_PER_TABLE
+        the taking), freed when the stream ends however it ends. A watcher
+        also takes one of the table's WATCHERS_PER_TABLE; a player only
+        their own."""
+        counted = [(self._by_person, user_id)]
+        if spectator:
+            counted.append((self._watchers, table_id))
+        if self._by_person.get(user_id, 0) >= STREAMS_PER_PERSON or (
+            spectator and self._watchers.get(table_id, 0) >= WATCHERS_PER_TABLE
         ):
             raise TooManyStreams
-        self._by_person[user_id] = self._by_person.get(user_id, 0) + 1
-        self._by_table[table_id] = self._by_table.get(table_id, 0) + 1
+        for counts, key in counted:
+            counts[key] = counts.get(key, 0) + 1
         try:
             yield
         finally:
-            for counts, key in ((self._by_person, user_id), (self._by_table, table_id)):
+            for counts, key in counted:
                 counts[key] -= 1
                 if not counts[key]:
                     del counts[key]
@@ -279,6 +290,22 @@ class Hub:
         if not watched.pages:
             del self._tables[table_id]
             self._noted.discard(table_id)
+
+    def _forgotten(self, user_id: int) -> None:
+        """After ``/forget_me``: a table kept here (a finished one, dropped by
+        the registry) holds the person as the database no longer does. Its
+        pages get it as the bot shows any forgotten player (their seat empty:
+        named by its place, as when read again), never their id or name."""
+        for table_id, watched in self._tables.items():
+            live = watched.live
+            if user_id not in live.seats and user_id not in live.names:
+                continue
+            watched.live = dataclasses.replace(
+                live,
+                seats=[None if u == user_id else u for u in live.seats],
+                names={u: n for u, n in live.names.items() if u != user_id},
+            )
+            self._released(table_id)  # its pages are told at the next pass
 
     def _released(self, table_id: int) -> None:
         if table_id in self._tables:

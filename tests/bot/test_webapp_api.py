@@ -21,7 +21,7 @@ from harness import InProcessBot, MakeBot, Table, move_buttons, open_table, sett
 from webapp_kit import FIRST_EVENT, Page, Stream, app_settings
 
 from bot.config import ConfigError, load_settings
-from bot.webapp.hub import STREAMS_PER_PERSON, STREAMS_PER_TABLE
+from bot.webapp.hub import STREAMS_PER_PERSON, WATCHERS_PER_TABLE
 from engine import BLIND, CLAIM, Game, Rules
 from engine.cards import card_label
 
@@ -275,11 +275,11 @@ async def test_a_move_that_is_no_bid_and_no_card_is_refused_before_anything(
     assert status == 200 and now["seq"] == state["seq"] and now["my_turn"]
 
 
-async def test_streams_are_limited_per_person_and_per_table(
+async def test_streams_are_limited_per_person_and_watchers_per_table(
     fake: FakeTelegram, make_bot: MakeBot
 ) -> None:
     s = await start_table(fake, make_bot)
-    anna, boris = s.table.users
+    anna, _ = s.table.users
     hub = s.bot.app.webapp.hub if s.bot.app.webapp is not None else None
     assert hub is not None
     members = [fake.add_user(601 + i, f"Гость {i}") for i in range(9)]
@@ -307,16 +307,16 @@ async def test_streams_are_limited_per_person_and_per_table(
         await mine[0].__aexit__(None, None, None)
         await fake.wait_for(lambda: len(hub) == STREAMS_PER_PERSON - 1, message="freed")
         assert (await opened(stack, anna)).status == 200
-        # The table: its seats' and its watchers' streams, up to the limit.
-        people = [boris, *members]
-        opened_now = STREAMS_PER_PERSON
-        for user in people:
+        # The table's watchers, up to their limit (the players' streams
+        # are not counted in it: tests/attacks/test_webapp_limits.py).
+        watching = 0
+        for user in members:
             for _ in range(STREAMS_PER_PERSON):
-                if opened_now == STREAMS_PER_TABLE:
+                if watching == WATCHERS_PER_TABLE:
                     break
                 assert (await opened(stack, user)).status == 200
-                opened_now += 1
-        assert len(hub) == STREAMS_PER_TABLE
+                watching += 1
+        assert len(hub) == STREAMS_PER_PERSON + WATCHERS_PER_TABLE
         last = await opened(stack, members[-1])
         assert last.status == 429 and (await last.refusal())["error"] == "webapp-err-streams"
     await fake.wait_for(lambda: len(hub) == 0, message="every stream closed")
