@@ -31,6 +31,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -50,6 +51,7 @@ from bot.services.claims import ClaimService
 from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
+from bot.storage.repo import storable
 from bot.webapp.auth import AuthError, Person, authenticate
 from bot.webapp.headers import EVENT_STREAM, NO_STORE, SECURITY_HEADERS
 from bot.webapp.hub import Hub, TooManyStreams
@@ -72,6 +74,8 @@ CONTENT_TYPES = {
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
 # What a move's body may hold; anything longer is not a move.
 MAX_BODY = 1024
+# How deep a body may nest: a move is one flat object; a little room beyond.
+MAX_DEPTH = 4
 # Reads (state, stream, record) a person may make per press allowed
 # (PRESS_LIMIT per PRESS_WINDOW): more than any page asks, far less than a flood.
 READS_PER_PRESS = 8
@@ -423,13 +427,71 @@ def _table_id(raw: object, start_param: str | None) -> int | None:
 
 
 async def _body(request: web.Request) -> dict[str, Any]:
+    """A call's JSON body: one object, or 400. Only what a move could be gets
+    through: nothing nested deeper than ``MAX_DEPTH`` (Python's parser
+    recurses, and ~1,000 levels fit in ``MAX_BODY``: a RecursionError, a
+    500), no integer past 64 bits (SQLite cannot take one: OverflowError),
+    no NaN or infinity."""
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise Refusal(400, "webapp-err-request")
-    try:
-        raw = await request.content.read(MAX_BODY + 1)
-        data = json.loads(raw) if len(raw) <= MAX_BODY else None
-    except (ValueError, UnicodeDecodeError):
-        data = None
+    raw = await request.content.read(MAX_BODY + 1)
+    data = _parsed(raw) if len(raw) <= MAX_BODY else None
     if not isinstance(data, dict):
         raise Refusal(400, "webapp-err-request")
     return data
+
+
+def _parsed(raw: bytes) -> object:
+    """The JSON value of ``raw``; None when it is none, or holds more than a
+    move's body may (above)."""
+    try:
+        text = raw.decode()
+        if _depth(text) > MAX_DEPTH:
+            return None
+        return json.loads(text, parse_int=_int64, parse_float=_finite, parse_constant=_no_constant)
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        return None
+
+
+def _depth(text: str) -> int:
+    """How deep arrays and objects nest in ``text`` (brackets inside strings
+    not counted), read before the parser, which would recurse as deep."""
+    deepest = depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _int64(digits: str) -> int:
+    """A JSON integer that fits SQLite's INTEGER; ValueError past 64 bits."""
+    value = int(digits)
+    if not storable(value):
+        raise ValueError("an integer past 64 bits")
+    return value
+
+
+def _finite(digits: str) -> float:
+    """A JSON number with a fraction or exponent; ValueError for ``1e999``."""
+    value = float(digits)
+    if not math.isfinite(value):
+        raise ValueError("not a finite number")
+    return value
+
+
+def _no_constant(name: str) -> object:
+    """``NaN``, ``Infinity``, ``-Infinity``: Python's parser takes them, JSON has none."""
+    raise ValueError(f"{name} is not JSON")
