@@ -82,14 +82,41 @@ class Texts:
         self._memo.clear()
 
 
-def esc(text: str | None) -> str:
-    """Escape a user-supplied string for HTML messages (names, titles).
+#: Unicode's direction controls: the embeddings and overrides (U+202A–U+202E),
+#: the isolates (U+2066–U+2069), and the marks LRM, RLM and ALM.
+BIDI_CONTROLS = frozenset(
+    chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)
+)
+_NO_BIDI = dict.fromkeys(map(ord, BIDI_CONTROLS))
 
-    A string with right-to-left letters is wrapped in Unicode's first-strong
-    isolate marks, so a Hebrew or Arabic name never reorders the Russian line
-    around it (the colons, numbers and arrows after it)."""
-    escaped = html.escape(text or "", quote=False)
-    return f"\u2068{escaped}\u2069" if has_rtl(escaped) else escaped
+
+def clean_name(text: str | None) -> str:
+    """A person's name (or a group's title) without Unicode's direction controls.
+
+    Stripped, not merely wrapped in an isolate: an override (U+202E) or an
+    embedding left open in a name turns the rest of our line around (the
+    colons, the scores, the names after it), and a stray U+2069 in the name
+    would close the very isolate meant to hold it. A name needs none of them:
+    its letters carry their own direction, and one written right to left is
+    isolated where it is shown (:func:`isolated`). Applied where a name comes
+    from Telegram (the handlers' ``person``) and wherever one is shown
+    (:func:`esc`, :func:`isolated`), so names stored before are covered too."""
+    return (text or "").translate(_NO_BIDI)
+
+
+def isolated(text: str | None) -> str:
+    """A user-supplied string for a plain-text place (a button's label):
+    without direction controls, and one with right-to-left letters wrapped
+    in Unicode's first-strong isolate, so that a Hebrew or Arabic name never
+    reorders the Russian line around it (the colons, numbers and arrows)."""
+    clean = clean_name(text)
+    return f"\u2068{clean}\u2069" if has_rtl(clean) else clean
+
+
+def esc(text: str | None) -> str:
+    """A user-supplied string (names, titles) for HTML messages: escaped,
+    and :func:`isolated`."""
+    return isolated(html.escape(text or "", quote=False))
 
 
 _RTL_CLASSES = frozenset({"R", "AL"})

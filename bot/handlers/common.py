@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiogram import Bot
 from aiogram.types import CallbackQuery, Message, User
 
-from bot.i18n import pick_locale
+from bot.i18n import clean_name, pick_locale
 from bot.model import Place
 from bot.outbox import Markup
 from bot.services.replies import Replies
@@ -18,9 +18,11 @@ CHANNEL_BOT = 136817688
 
 
 def person(user: User, default_lang: str = "ru") -> Person:
+    """The person behind a Telegram user, as the bot stores and shows them:
+    their name without direction controls (:func:`bot.i18n.clean_name`)."""
     return Person(
         user_id=user.id,
-        first_name=user.first_name or "",
+        first_name=clean_name(user.first_name),
         username=user.username,
         lang=pick_locale(user.language_code, default_lang),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from functools import partial
 
-from bot.i18n import esc
+from bot.i18n import clean_name, esc
 from bot.model import LiveTable
 from bot.outbox import enqueue_send
 from bot.services import render
@@ -150,11 +150,12 @@ class ClubService:
 
 
 def name_forms(names: set[str], usernames: set[str | None]) -> list[str]:
-    """Every way a text of ours may hold a person (each name as written,
-    HTML-escaped, cut for a button label or cut with "…" in the score sheet's
-    head; each username), longest first."""
+    """Every way a text of ours may hold a person (each name as written and
+    as shown, without direction controls; HTML-escaped, cut for a button
+    label or cut with "…" in the score sheet's head; each username), longest
+    first."""
     forms: set[str] = set()
-    for name in names:
+    for name in names | {clean_name(n) for n in names}:
         cuts = {name, name[:BUTTON_NAME]} | {name[:k] + "…" for k in range(2, len(name))}
         forms |= cuts | {esc(c) for c in cuts}
     for username in usernames:

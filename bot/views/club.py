@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.callbacks import GestureCb
-from bot.i18n import esc
+from bot.i18n import clean_name, esc, isolated
 from bot.model import LiveTable
 from bot.views.common import Tr, public
 from bot.views.keyboard import Button, Keyboard, button, keyboard, link
@@ -125,7 +125,8 @@ def afterword_picker(
             if other is None or seat == me:
                 continue
             done = any(to == other for to, _ in mine)
-            label = live.names.get(other, "")[:BUTTON_NAME] + (" ✓" if done else "")
+            name = isolated(clean_name(live.names.get(other))[:BUTTON_NAME])
+            label = name + (" ✓" if done else "")
             rows.append([button(label, GestureCb.packed(g=g, s=seat, k=MENU))])
     else:
         other = live.seats[choosing]

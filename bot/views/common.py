@@ -33,13 +33,15 @@ def seat_name(tr: Tr, players: int, seat: int) -> str:
 def player_name(tr: Tr, table: LiveTable, seat: int, me: int | None = None) -> str:
     """HTML-safe display name of whoever sits at ``seat``; a computer seat is
     named by its place so that two of them can be told apart. ``me``: the
-    seat whose own chat this is: named «вы»."""
+    seat whose own chat this is: named «вы». A person whose name is not
+    known (or was only direction controls) is named by the place too, never
+    by their id."""
     if seat == me:
         return tr("you")
     uid = table.seats[seat]
     if uid is None:
         return tr("computer", seat=seat_name(tr, table.players, seat))
-    return esc(table.names.get(uid) or str(uid))
+    return esc(table.names.get(uid)) or seat_name(tr, table.players, seat)
 
 
 def side_name(tr: Tr, table: LiveTable, side: int, me: int | None = None) -> str:

@@ -6,7 +6,7 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from bot.i18n import esc
+from bot.i18n import clean_name, esc
 from bot.model import LiveTable, SeatResult
 from bot.views.common import (
     Tr,
@@ -188,7 +188,7 @@ def sheet_name(tr: Tr, table: LiveTable, seat: int) -> str:
     uid = table.seats[seat]
     if uid is None:
         return seat_name(tr, table.players, seat)
-    return table.names.get(uid) or str(uid)
+    return clean_name(table.names.get(uid)) or seat_name(tr, table.players, seat)
 
 
 def _bid_mark(tr: Tr, line: dict[str, Any], seat: int) -> str:

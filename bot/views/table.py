@@ -16,6 +16,7 @@ from bot.callbacks import (
     LookupCb,
     TableCb,
 )
+from bot.i18n import isolated
 from bot.model import LiveTable, TableStatus, preset_name
 from bot.pace import is_daily
 from bot.views.common import (
@@ -100,7 +101,8 @@ def open_table(tr: Tr, table: LiveTable) -> tuple[str, Keyboard]:
         if uid is None:
             text = tr("btn-seat-free", seat=seat_name(tr, n, seat))
         else:
-            text = tr("btn-seat-taken", seat=seat_name(tr, n, seat), name=table.names.get(uid, ""))
+            name = isolated(table.names.get(uid))
+            text = tr("btn-seat-taken", seat=seat_name(tr, n, seat), name=name)
         seat_buttons.append(button(text, TableCb.packed(t=table.table_id, op=SIT, v=seat)))
     rows = rows_by(seat_buttons, 2)
     t = table.table_id
