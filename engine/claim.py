@@ -45,10 +45,14 @@ from engine.scoring import partner
 from engine.view import View, view
 
 #: Positions the search may visit before it gives up ("not proved": the
-#: table votes). Claims with six tricks or fewer left, where people claim,
-#: are decided far within it; the bound keeps a check to a fraction of a
-#: second of one core (``python -m bench.claims``, docs/engine.md).
-NODE_LIMIT = 200_000
+#: table votes). A position costs more than in a search over the real hands
+#: (the layouts are checked at every card): 40,000-60,000 a CPU-second on the
+#: development VM, so the bound keeps a check to about a second of a worker.
+#: Claims with eight tricks or fewer left were decided within 31,000, and the
+#: costliest true claims measured (a full hand of spades: 11,459; a claim
+#: made at the first trick: 41,119) within it too (``python -m bench.claims``,
+#: docs/engine.md).
+NODE_LIMIT = 50_000
 
 _NON_SPADE_SUITS = 0b0111  # suit bits C, D, H
 _CLUBS, _DIAMONDS, _HEARTS, _SPADES = SUIT_MASKS
