@@ -363,9 +363,7 @@ class ClaimService:
         tr = self.reg.tr_group(live)
         assert live.game is not None
         cards = view(live.game, row.seat).hand
-        note = claim_note(
-            tr, live, row.seat, cards, tricks_left(live.game), _side(live, row.seat)
-        )
+        note = claim_note(tr, live, row.seat, cards, tricks_left(live.game), _side(live, row.seat))
 
         async def accepted(conn: Conn) -> None:
             await repo_claims.add_vote(conn, row, seat)
