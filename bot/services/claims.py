@@ -1,18 +1,21 @@
 """Claiming the rest of a hand («Остальные мои»).
 
 On their turn a player claims every remaining trick (their side's, or their
-own when the side has a nil). The engine's exact check decides with all four
-hands: proved, the hand ends at once as if played out. Not proved, the other
+own when the side has a nil). The engine's exact check decides on what the
+claimer can see (``engine.claim``: never on the hidden cards, so its answer
+tells nobody anything): proved, the hand ends at once as if played out. Not proved, the other
 side's people vote in private; a computer among them refuses, and so does one
 refusal, a voter the bot cannot write to, or the vote's deadline, and play
 goes on. Meanwhile no card is played.
 
-What the claim shows: the group's claim message shows the claimer's cards
-while the claim stands (its vote open) and when it ends the hand. Once play
-goes on that message is edited to the claim without its cards, and each
-voter's question to a closed line without cards or buttons; a claim refused
-at once (a computer, or a voter the bot cannot write to among the other side)
-is shown without the cards at all.
+What the claim shows: the claimer's cards go to the group only when the
+claim ends the hand (proved, or accepted). While the other side votes they
+go only to the voters, in their private questions: the group's claim
+message names the voters without the cards, so the claimer's partner never
+sees the hand (two claims a hand would otherwise be a legal way to show it).
+Once play goes on that message says so, and each voter's question becomes a
+closed line without cards or buttons; a claim refused at once (a computer,
+or a voter the bot cannot write to among the other side) shows no cards.
 
 The vote has its own deadline, a move's time from the claim; the claimer's
 time left on the move is kept with the claim and given back when play goes on.
@@ -48,7 +51,7 @@ from bot.views.claim import (
     ask_accepted,
     ask_closed,
     claim_note,
-    hidden_note,
+    closed_note,
     proved_note,
     voter_out_note,
     voters_note,
@@ -65,7 +68,7 @@ def vote_key(row: ClaimRow, voter: int) -> str:
 
 
 def note_key(row: ClaimRow) -> str:
-    """The group's message of a claim put to the vote (the one with the cards)."""
+    """The group's message of a claim put to the vote (without the cards)."""
     return f"claimnote:{row.game_id}:{row.hand_no}:{row.seat}:{row.n}"
 
 
@@ -175,7 +178,7 @@ class ClaimVotes:
                     conn,
                     live.chat_id,
                     note_key(row),
-                    hidden_note(tr, live, row.seat, left, _side(live, row.seat)),
+                    closed_note(tr, live, row.seat, left, _side(live, row.seat)),
                     thread=live.thread_id,
                 )
                 if by is None:
@@ -290,7 +293,10 @@ class ClaimService:
                         live.claim_vote = seq
                         # The vote's own deadline: a move's time from now.
                         await schedule_turn(self.ctx, conn, live)
-                        text = f"{note}\n{voters_note(tr, live, voters)}"
+                        # The group is told who decides, not the cards: the
+                        # claimer's partner reads the group too.
+                        bare = claim_note(tr, live, seat, None, left, side)
+                        text = f"{bare}\n{voters_note(tr, live, voters)}"
                         await enqueue_send(
                             conn,
                             live.chat_id,
@@ -352,14 +358,18 @@ class ClaimService:
         self.play.on_change()
 
     async def _concede(self, live: LiveTable, row: ClaimRow, seat: int) -> None:
-        """The last acceptance: the hand ends as if played out."""
+        """The last acceptance: the hand ends as if played out, and now the
+        group sees the claimer's cards, as for a proved claim."""
         tr = self.reg.tr_group(live)
+        assert live.game is not None
+        cards = view(live.game, row.seat).hand
+        note = claim_note(tr, live, row.seat, cards, tricks_left(live.game), _side(live, row.seat))
 
         async def accepted(conn: Conn) -> None:
             await repo_claims.add_vote(conn, row, seat)
             await repo_claims.set_status(conn, row, ACCEPTED)
             live.claim_vote = None
-            await render.group_note(conn, live, tr("claim-accepted"))
+            await render.group_note(conn, live, f"{note}\n{tr('claim-accepted')}")
             await self.votes.close_questions(conn, live, row)
 
         await self.play.commit(live, row.seat, CLAIM, live.seats[row.seat], accepted)

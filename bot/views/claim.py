@@ -37,7 +37,8 @@ def claim_note(
     tr: Tr, table: LiveTable, seat: int, cards: Sequence[int] | None, left: int, side: bool
 ) -> str:
     """The group's line: who claims how many tricks, with the claimer's cards
-    (``None``: without them, for a claim that does not stand)."""
+    once the claim ends the hand (``None``: without them, for a claim being
+    voted on or one that does not stand)."""
     name = player_name(tr, table, seat)
     whose = "side" if side else "self"
     if cards is None:
@@ -45,9 +46,9 @@ def claim_note(
     return tr("claim-made", name=name, whose=whose, left=left, cards=cards_line(list(cards)))
 
 
-def hidden_note(tr: Tr, table: LiveTable, seat: int, left: int, side: bool) -> str:
-    """The group's claim once play goes on: the cards are no longer shown."""
-    return f"{claim_note(tr, table, seat, None, left, side)}\n{tr('claim-cards-hidden')}"
+def closed_note(tr: Tr, table: LiveTable, seat: int, left: int, side: bool) -> str:
+    """The group's claim once play goes on (never with the cards)."""
+    return f"{claim_note(tr, table, seat, None, left, side)}\n{tr('claim-not-accepted')}"
 
 
 def proved_note(tr: Tr, table: LiveTable, seat: int, side: bool) -> str:
@@ -55,7 +56,9 @@ def proved_note(tr: Tr, table: LiveTable, seat: int, side: bool) -> str:
 
 
 def voters_note(tr: Tr, table: LiveTable, voters: Sequence[int]) -> str:
-    return tr("claim-vote", names=", ".join(player_name(tr, table, s) for s in voters))
+    """Who decides; the cards are theirs to see alone (the partner reads the group)."""
+    names = ", ".join(player_name(tr, table, s) for s in voters)
+    return f"{tr('claim-vote', names=names)}\n{tr('claim-cards-to-voters')}"
 
 
 def ask(

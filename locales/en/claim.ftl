@@ -2,7 +2,7 @@
 btn-claim = 🙌 The rest are mine
 btn-claim-accept = ✅ Agree
 btn-claim-refuse = ❌ Play on
-# The group: the claim with the claimer's remaining cards.
+# The group: the claim with the claimer's remaining cards, once it ends the hand.
 claim-made = 🙌 { $name }: "The rest are mine"{ $whose ->
     [side] { " " }(with the partner)
    *[self] { "" }
@@ -10,7 +10,7 @@ claim-made = 🙌 { $name }: "The rest are mine"{ $whose ->
     [one] trick
    *[other] tricks
 }. Cards: { $cards }
-# The same claim without the cards: refused at once, or once play goes on.
+# The same claim without the cards: while it is voted on, refused at once, or once play goes on.
 claim-made-bare = 🙌 { $name }: "The rest are mine"{ $whose ->
     [side] { " " }(with the partner)
    *[self] { "" }
@@ -18,7 +18,7 @@ claim-made-bare = 🙌 { $name }: "The rest are mine"{ $whose ->
     [one] trick
    *[other] tricks
 }.
-claim-cards-hidden = The claim was not accepted: the cards are hidden again, play on.
+claim-not-accepted = The claim was not accepted: play on.
 claim-unreachable = ❌ { $name } cannot answer (the bot cannot write to them in private): play on.
 claim-voter-computer = ❌ { $name }: the club player plays this seat now, and it does not accept a claim without proof: play on.
 claim-proved = ✅ Proved: however the opponents play, { $whose ->
@@ -26,6 +26,8 @@ claim-proved = ✅ Proved: however the opponents play, { $whose ->
    *[self] { $name } takes
 } every remaining trick. The hand is over.
 claim-vote = The engine did not prove the claim. The opponents decide: { $names }.
+# Under it: why the group does not see the cards (the partner reads the group).
+claim-cards-to-voters = Only they see the claimer's cards.
 claim-computer-refuses = The club player does not agree to an unproved claim: play on.
 claim-accepted = ✅ The opponents agreed: the hand is over.
 claim-refused = ❌ { $name } does not agree: play on.

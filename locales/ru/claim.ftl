@@ -2,7 +2,7 @@
 btn-claim = 🙌 Остальные мои
 btn-claim-accept = ✅ Согласен
 btn-claim-refuse = ❌ Играем дальше
-# The group: the claim with the claimer's remaining cards.
+# The group: the claim with the claimer's remaining cards, once it ends the hand.
 claim-made = 🙌 { $name }: «Остальные мои»{ $whose ->
     [side] { " " }(вместе с партнёром)
    *[self] { "" }
@@ -11,7 +11,7 @@ claim-made = 🙌 { $name }: «Остальные мои»{ $whose ->
     [few] взятки
    *[many] взяток
 }. Карты: { $cards }
-# The same claim without the cards: refused at once, or once play goes on.
+# The same claim without the cards: while it is voted on, refused at once, or once play goes on.
 claim-made-bare = 🙌 { $name }: «Остальные мои»{ $whose ->
     [side] { " " }(вместе с партнёром)
    *[self] { "" }
@@ -20,7 +20,7 @@ claim-made-bare = 🙌 { $name }: «Остальные мои»{ $whose ->
     [few] взятки
    *[many] взяток
 }.
-claim-cards-hidden = Заявку не приняли: карты снова закрыты, играем дальше.
+claim-not-accepted = Заявку не приняли: играем дальше.
 claim-unreachable = ❌ { $name } не может ответить (бот не может написать в личку): играем дальше.
 claim-voter-computer = ❌ { $name }: на этом месте теперь играет клубный игрок, а он без доказательства на заявку не соглашается — играем дальше.
 claim-proved = ✅ Доказано: как бы ни играли соперники, { $whose ->
@@ -28,6 +28,8 @@ claim-proved = ✅ Доказано: как бы ни играли соперн�
    *[self] { $name } берёт
 } все оставшиеся взятки. Сдача окончена.
 claim-vote = Движок не доказал заявку. Решают соперники: { $names }.
+# Under it: why the group does not see the cards (the partner reads the group).
+claim-cards-to-voters = Карты заявившего видят только они.
 claim-computer-refuses = Клубный игрок не соглашается на заявку без доказательства: играем дальше.
 claim-accepted = ✅ Соперники согласились: сдача окончена.
 claim-refused = ❌ { $name } не согласен: играем дальше.

@@ -1,7 +1,9 @@
 """«Остальные мои» through the buttons, as people use it: a claim the engine
 proves ends the hand; one it does not goes to the other side's vote in
 private (accepted, refused, out of time, across a restart); a computer among
-them refuses; the group sees the claimer's cards and nothing more."""
+them refuses; the group sees the claimer's cards once the claim ends the
+hand, and nothing more (tests/attacks/test_claim_secrecy.py: who sees them
+while the vote is open)."""
 
 from __future__ import annotations
 
@@ -277,7 +279,8 @@ async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
         lambda: next((t for t in fake.sent_texts(GROUP)[before:] if "Остальные мои" in t), None),
         timeout=CHECK,
     )
-    assert mine in note and "Решают соперники" in note
+    # Who decides, and no cards: the partner reads the group too.
+    assert mine not in note and not has_card(note) and "Решают соперники" in note
     for u in others:
         await fake.wait_for(
             lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
@@ -327,9 +330,11 @@ async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
     await (await fake.press(others[1], others[1].id, second.message_id, accept)).answer(
         timeout=CHECK
     )
-    await fake.wait_for(
-        lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)), timeout=CHECK
+    accepted = await fake.wait_for(
+        lambda: next((t for t in fake.sent_texts(GROUP) if "Соперники согласились" in t), None),
+        timeout=CHECK,
     )
+    assert mine in accepted  # the claim ended the hand: now the group sees the cards
     await fake.wait_for(
         lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]), timeout=CHECK
     )
@@ -586,8 +591,11 @@ async def test_a_vote_survives_kill_9(fake: FakeTelegram, tmp_path: Path) -> Non
         assert con.execute("SELECT COUNT(*) FROM claim_votes").fetchone()[0] == 2
     finally:
         con.close()
+    # One claim: its vote's note (no cards) and the note that ended the hand.
     notes = {t for t in fake.sent_texts(GROUP) if "Остальные мои" in t}
-    assert len(notes) == 1
+    assert len(notes) == 2
+    assert sum("Решают соперники" in t for t in notes) == 1
+    assert sum("Соперники согласились" in t for t in notes) == 1
 
 
 async def test_with_a_nil_on_the_side_the_claim_is_the_claimers_alone(
@@ -671,9 +679,9 @@ def first_text(m: FakeMessage) -> str:
 
 
 def claim_message(fake: FakeTelegram) -> FakeMessage:
-    """The group's latest claim message as it stands now (its first text had the cards)."""
-    found = [m for m in fake.chat_messages(GROUP) if "Карты:" in first_text(m)]
-    assert found, "no claim message with cards in the group"
+    """The group's latest claim message put to the vote, as it stands now."""
+    found = [m for m in fake.chat_messages(GROUP) if "Решают соперники" in first_text(m)]
+    assert found, "no claim put to the vote in the group"
     return found[-1]
 
 
@@ -728,9 +736,9 @@ async def test_forged_moves_are_refused_and_change_nothing(
 async def test_a_refused_claim_shows_its_cards_no_more(
     fake: FakeTelegram, make_bot: MakeBot, db_path: Path
 ) -> None:
-    """While the claim stands the group and the voters see the claimer's
-    cards; once play goes on the group's claim message and every question
-    (accepted or not) show neither cards nor buttons."""
+    """While the claim stands the voters see the claimer's cards, the group
+    never; once play goes on the group's claim message says so and every
+    question (accepted or not) shows neither cards nor buttons."""
     await make_bot()
     table, users = await four_people(fake)
     claimer, hand = await to_first_claim(fake, table, users, db_path)
@@ -738,12 +746,13 @@ async def test_a_refused_claim_shows_its_cards_no_more(
     mine = cards_line(game_of(db_path).hand_cards(seat))
     await open_vote(fake, claimer, hand, others)
     await fake.wait_idle(quiet=0.05)
-    assert mine in claim_message(fake).text
+    assert mine not in claim_message(fake).text and not has_card(claim_message(fake).text)
+    assert all(mine in question(fake, u).text for u in others)
     await press_answer(fake, others[0], "Согласен")
     await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text, timeout=CHECK)
     assert not has_card(question(fake, others[0]).text)
     await press_answer(fake, others[1], "Играем дальше")
-    await fake.wait_for(lambda: "карты снова закрыты" in claim_message(fake).text, timeout=CHECK)
+    await fake.wait_for(lambda: "Заявку не приняли" in claim_message(fake).text, timeout=CHECK)
     note = claim_message(fake)
     assert not has_card(note.text) and "13 взяток" in note.text and not note.buttons()
     for u in others:
@@ -819,8 +828,8 @@ async def test_the_votes_deadline_and_the_time_left_survive_a_restart(
     await fake.wait_idle(quiet=0.05)
     assert deadline(db_path) == (moves, seat, clock.now() + 25)
     assert n_actions(db_path) == moves
-    # The claim message shows its cards no more once the vote expired.
-    await fake.wait_for(lambda: "карты снова закрыты" in claim_message(fake).text, timeout=CHECK)
+    # The claim message says so once the vote expired, without cards still.
+    await fake.wait_for(lambda: "Заявку не приняли" in claim_message(fake).text, timeout=CHECK)
     assert not has_card(claim_message(fake).text)
 
 
@@ -1074,12 +1083,14 @@ async def test_an_unproved_claim_from_the_mini_app_goes_to_the_vote(
         lambda: next((t for t in fake.sent_texts(GROUP)[before:] if "Решают соперники" in t), None),
         timeout=CHECK,
     )
-    assert cards_line(game_of(db_path).hand_cards(seat)) in note
+    mine = cards_line(game_of(db_path).hand_cards(seat))
+    assert mine not in note and not has_card(note)
     for u in voters:
         await fake.wait_for(
             lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
             timeout=CHECK,
         )
+        assert mine in question(fake, u).text
     assert question(fake, partner) is None
     status, now = await page.state(table_id)
     assert status == 200 and now["playable"] == [] and now["claim"] is None
