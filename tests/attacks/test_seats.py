@@ -39,14 +39,18 @@ def rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         con.close()
 
 
-def table_of(db: Path, chat_id: int) -> tuple[int, str]:
-    """The id and the join key of the newest table in ``chat_id``."""
-    ((table_id, key),) = rows(
-        db,
-        "SELECT table_id, join_key FROM tables WHERE chat_id=? ORDER BY table_id DESC LIMIT 1",
-        chat_id,
+def table_of(db: Path, chat_id: int) -> int:
+    """The id of the newest table in ``chat_id``."""
+    ((table_id,),) = rows(
+        db, "SELECT table_id FROM tables WHERE chat_id=? ORDER BY table_id DESC LIMIT 1", chat_id
     )
-    return int(table_id), str(key)
+    return int(table_id)
+
+
+def join_key(db: Path, table_id: int) -> str:
+    """The secret a table's join links carry."""
+    ((key,),) = rows(db, "SELECT join_key FROM tables WHERE table_id=?", table_id)
+    return str(key)
 
 
 def seated(db: Path, table_id: int) -> list[int | None]:
@@ -97,18 +101,20 @@ async def test_a_stranger_with_a_deep_link_gets_no_seat_and_learns_nothing(
     with it (a leaked link) only a member of the group sits; every refusal is
     the one a table that does not exist gets."""
     table, boris, stranger = await victims(fake)
-    table_id, key = table_of(db_path, GROUP)
+    table_id = table_of(db_path, GROUP)
     before = seated(db_path, table_id)
+    # The old link: a number anyone can guess.
+    assert await start_link(fake, stranger, f"join_{table_id}_1") == UNAVAILABLE
+    key = join_key(db_path, table_id)
     answers = [
         await start_link(fake, stranger, payload)
         for payload in (
-            f"join_{table_id}_1",  # the old link: a number anyone can guess
             f"join_{table_id}_1_{'0' * 16}",  # a wrong key
             f"join_{table_id}_1_{key}",  # the right key, but not a member
             f"join_{table_id + 1000}_1_{key}",  # no such table
         )
     ]
-    assert answers == [UNAVAILABLE] * 4
+    assert answers == [UNAVAILABLE] * 3
     assert not any(TITLE in t for t in fake.sent_texts(stranger.id))
     await fake.wait_idle(quiet=0.05)
     assert seated(db_path, table_id) == before
@@ -125,7 +131,7 @@ async def test_the_seat_button_of_a_non_member_seats_nobody(
     (a public group can be read without joining), or its data sent from
     another chat: refused alike, nobody seated."""
     table, boris, stranger = await victims(fake)
-    table_id, _ = table_of(db_path, GROUP)
+    table_id = table_of(db_path, GROUP)
     before = seated(db_path, table_id)
     message = table.table_message()
     sit = fake.find_button(message, text_contains="Юг").value
@@ -150,7 +156,7 @@ async def test_the_calls_seat_button_of_a_non_member_seats_nobody(
     private chat: the same refusal whether the group and table match or not,
     and no group's title."""
     table, _, stranger = await victims(fake)
-    table_id, _ = table_of(db_path, GROUP)
+    table_id = table_of(db_path, GROUP)
     before = seated(db_path, table_id)
     for chat_id in (GROUP, OTHER_GROUP):
         text = await forged(fake, stranger, stranger.id, f"cm:sit:{chat_id}:{table_id}")
@@ -167,7 +173,7 @@ async def test_a_forged_cancel_from_another_groups_admin_changes_nothing(
     admin: the game in «Секретная группа» goes on."""
     table, _, stranger = await victims(fake, start=True)
     fake.add_group(OTHER_GROUP, "Своя", members=[], admins=[stranger], supergroup=True)
-    table_id, _ = table_of(db_path, GROUP)
+    table_id = table_of(db_path, GROUP)
     text = await forged(fake, stranger, OTHER_GROUP, f"t:{table_id}:cy:0")
     assert "устарела" in text and TITLE not in text
     # Nor from the group itself, where he is nobody.
@@ -191,7 +197,7 @@ async def test_a_stranger_cannot_set_up_a_table_without_a_creator(
     await fake.send_as_group(anna, GROUP, "/newgame")
     table = Table(fake, GROUP, [anna])
     await fake.wait_for(lambda: table.find_table_message() is not None, message="the table")
-    table_id, _ = table_of(db_path, GROUP)
+    table_id = table_of(db_path, GROUP)
     rules = rows(db_path, "SELECT rules_json FROM tables WHERE table_id=?", table_id)
     assert await start_link(fake, stranger, f"join_{table_id}_0") == UNAVAILABLE
     for chat_id in (GROUP, OTHER_GROUP, stranger.id):
@@ -240,7 +246,7 @@ async def test_the_rematch_seats_nobody_who_left_the_group(
     assert "играл" in ((await press.answer())["text"] or "")
     answer = await press_label(fake, anna, over, "Ещё партию")
     assert "Новый стол открыт" in answer["text"]
-    new, _ = table_of(db_path, GROUP)
+    new = table_of(db_path, GROUP)
     assert seated(db_path, new) == [anna.id, None, None, None]
 
 
@@ -259,7 +265,7 @@ async def test_one_person_cannot_make_the_bot_ask_about_a_stream_of_tables(
         group = GROUP - 100 - i
         fake.add_group(group, f"Группа {i}", members=[anna, vera], admins=[anna], supergroup=True)
         table = await open_table(fake, group, [anna], others=[vera], start=False)
-        tables.append((group, table_of(db_path, group)[0], table))
+        tables.append((group, table_of(db_path, group), table))
     asked = member_questions(fake, stranger)
     for group, table_id, _ in tables[:QUOTA]:
         assert (
@@ -292,7 +298,7 @@ async def test_a_failed_membership_question_is_not_remembered(
     """Telegram failing to answer whether someone is in the group is no
     answer: no seat, "try again", and the next press asks again."""
     table, boris, _ = await victims(fake)
-    table_id, _ = table_of(db_path, GROUP)
+    table_id = table_of(db_path, GROUP)
     await fake.start_bot(boris)
     asked = member_questions(fake, boris)
     fake.inject("500", method="getChatMember", count=1)
