@@ -38,13 +38,18 @@ class RematchService:
         old = await self.reg.get(table_id)
         assert old is not None
         # A finished table's seats no longer change: Telegram is asked about
-        # them before the group's lock, all at once.
-        members = await self._still_members(old)
-        async with self.reg.chat_lock(chat_id):
-            if person.user_id not in members and not await self.tables.is_admin(
-                chat_id, person.user_id
-            ):
+        # them before the group's lock, all at once (and only once the
+        # presser may ask for a rematch at all).
+        if person.user_id in old.seats:
+            members = await self._still_members(old)
+            allowed = person.user_id in members
+        else:
+            members, allowed = set(), False
+        if not allowed:
+            if not await self.tables.is_admin(chat_id, person.user_id):
                 raise UserError("err-rematch-rights")
+            members = members or await self._still_members(old)
+        async with self.reg.chat_lock(chat_id):
             if await repo_calls.rematch_of(self.ctx.db, table_id) is not None:
                 raise UserError("err-rematch-done")
             if await self.reg.live_in(chat_id, old.thread_id) is not None:
