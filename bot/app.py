@@ -50,6 +50,7 @@ from bot.services.claims import ClaimService, ClaimVotes
 from bot.services.club import ClubService, record_partners
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
+from bot.services.membership import Members, ask_telegram
 from bot.services.play import PlayService
 from bot.services.record import RecordService
 from bot.services.rematch import RematchService
@@ -61,7 +62,6 @@ from bot.storage.db import Database
 from bot.storage.migrations import apply_migrations
 from bot.tasks import cancel_and_wait
 from bot.webapp.server import TableApp
-from bot.webapp.watch import Members, ask_telegram
 
 log = logging.getLogger(__name__)
 
@@ -198,7 +198,8 @@ class App:
             ),
         )
         bot = self.bot
-        # Who is in a group now, as Telegram says: for a call's seat and the Mini App.
+        # Who is in a group now, as Telegram says: for every seat, the rematch
+        # and the Mini App's watchers (one cache, one quota per person).
         members = Members(partial(ask_telegram, bot), self.clock.now)
         # «Call me»: opening a table calls its group's subscribers, in its transaction.
         self.calls = CallService(self.registry)
@@ -270,6 +271,7 @@ class App:
         dp["rematch"] = self.rematch
         dp["replies"] = replies
         dp["records"] = self.records
+        dp["members"] = members
         self.dp = dp
 
     async def _set_commands(self) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aiogram import Bot, Router
+from aiogram import Router
 from aiogram.types import CallbackQuery
 from aiogram_i18n import I18nContext
 
@@ -27,7 +27,7 @@ from bot.callbacks import (
     TableCb,
     WhyCb,
 )
-from bot.handlers.common import in_own_chat, is_admin, person
+from bot.handlers.common import in_own_chat, person
 from bot.i18n import popup
 from bot.services.charts import ChartService
 from bot.services.errors import UserError
@@ -57,42 +57,47 @@ async def on_why(cb: CallbackQuery, callback_data: WhyCb, play: PlayService) -> 
     raise UserError(key)
 
 
+def pressed_in(cb: CallbackQuery) -> int:
+    """The chat of the pressed message (0: none): the services hold a table's
+    buttons to its own group, since their data can be forged from any chat."""
+    return cb.message.chat.id if cb.message is not None else 0
+
+
 async def on_table(
     cb: CallbackQuery,
     callback_data: TableCb,
-    bot: Bot,
     i18n: I18nContext,
     tables: TableService,
     replies: Replies,
 ) -> None:
     who = person(cb.from_user)
     t, op, v = callback_data.t, callback_data.op, callback_data.v
+    chat_id = pressed_in(cb)
     if op == SIT:
-        link = await tables.sit(t, who, v)
+        link = await tables.sit(t, who, v, chat_id)
         if link is not None:
             await cb.answer(url=link)
             return
     elif op == STAND:
         await tables.stand(t, who)
     elif op == PRESET:
-        await tables.set_preset(t, who, "club" if v == 1 else "classic")
+        await tables.set_preset(t, who, chat_id, "club" if v == 1 else "classic")
     elif op == OPTIONS:
-        await tables.show_options(t, who, True)
+        await tables.show_options(t, who, chat_id, True)
     elif op == CLOSE_OPTIONS:
-        await tables.show_options(t, who, False)
+        await tables.show_options(t, who, chat_id, False)
     elif op == OPTION:
-        await tables.cycle_option(t, who, v)
+        await tables.cycle_option(t, who, chat_id, v)
     elif op == PACE:
-        await tables.cycle_pace(t, who)
+        await tables.cycle_pace(t, who, chat_id)
     elif op == AI:
-        await tables.cycle_ai_level(t, who)
+        await tables.cycle_ai_level(t, who, chat_id)
     elif op == START:
-        await tables.start(t, who)
+        await tables.start(t, who, chat_id)
     elif op in (CANCEL_YES, CANCEL_NO):
-        chat_id = cb.message.chat.id if cb.message else 0
-        admin = await is_admin(bot, chat_id, who.user_id)
-        # Either answer is the creator's or an admin's: nobody else may close the question.
-        await tables.confirm_cancel(t, who, admin, cancel=op == CANCEL_YES)
+        # Either answer is the creator's or an admin's of the table's group:
+        # nobody else may close the question.
+        await tables.confirm_cancel(t, who, chat_id, cancel=op == CANCEL_YES)
         text = i18n.get("cancel-done" if op == CANCEL_YES else "cancel-kept")
         if cb.message is not None:
             await replies.edit(cb.message.chat.id, cb.message.message_id, text)

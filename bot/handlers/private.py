@@ -11,11 +11,14 @@ from aiogram_i18n import I18nContext
 
 from bot.handlers.common import answer, person
 from bot.i18n import esc
+from bot.services.errors import UserError
 from bot.services.play import PlayService
 from bot.services.replies import Replies
-from bot.services.tables import TableService
+from bot.services.tables import UNAVAILABLE, TableService
 
-JOIN = re.compile(r"^join_(\d{1,12})_(\d)$")
+#: ``join_<table>_<seat>_<key>``: the table's secret key (bot/storage/repo.py)
+#: makes the link; an older link without it, or anything else, is refused.
+JOIN = re.compile(r"^join_(\d{1,12})_(\d)_([0-9a-f]{16})$")
 
 
 async def on_start(
@@ -30,9 +33,12 @@ async def on_start(
     who = person(message.from_user)
     await tables.remember(who, started=True)
     await play.user_returned(who.user_id)
-    match = JOIN.match(command.args or "")
-    if match:
-        live = await tables.join_from_link(int(match[1]), int(match[2]), who)
+    args = command.args or ""
+    if args.startswith("join_"):
+        match = JOIN.match(args)
+        if match is None:
+            raise UserError(UNAVAILABLE)
+        live = await tables.join_from_link(int(match[1]), int(match[2]), match[3], who)
         await answer(message, replies, i18n.get("joined", group=esc(live.chat_title)))
         return
     await answer(message, replies, i18n.get("welcome", name=esc(who.first_name)))

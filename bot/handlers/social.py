@@ -13,6 +13,7 @@ from bot.i18n import esc, popup
 from bot.services.calls import CallService
 from bot.services.errors import UserError
 from bot.services.live import Registry
+from bot.services.membership import Members
 from bot.services.rematch import RematchService
 from bot.services.replies import Replies
 from bot.services.tables import TableService
@@ -68,10 +69,12 @@ async def on_call_me_private(message: Message, i18n: I18nContext, replies: Repli
     await answer(message, replies, i18n.get("call-in-group"))
 
 
-async def on_member_left(message: Message, calls: CallService) -> None:
-    """Someone left the group (or was removed): no more calls to its tables."""
+async def on_member_left(message: Message, calls: CallService, members: Members) -> None:
+    """Someone left the group (or was removed): no more calls to its tables,
+    and what Telegram said of them there lately is no longer trusted."""
     gone = message.left_chat_member
     if gone is not None and not gone.is_bot:
+        members.forget(message.chat.id, gone.id)
         await calls.turn_off(message.chat.id, gone.id)
 
 

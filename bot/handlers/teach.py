@@ -26,7 +26,8 @@ async def on_hint(
 
 
 async def on_hints_option(cb: CallbackQuery, callback_data: TableCb, tables: TableService) -> None:
-    await tables.toggle_hints(callback_data.t, person(cb.from_user))
+    chat_id = cb.message.chat.id if cb.message is not None else 0
+    await tables.toggle_hints(callback_data.t, person(cb.from_user), chat_id)
     await cb.answer()
 
 

@@ -3,13 +3,16 @@
 A new table opens in the finished table's group and topic with its rules,
 pace, hints and computer strength, and each person in the seat they had
 (free to stand up), except those the bot can no longer write to (they
-blocked it, or asked to be forgotten). One rematch per finished table: the
+blocked it, or asked to be forgotten) and those no longer in the group
+(Telegram is asked, as for every seat: a person banned after the game is
+not seated again). One rematch per finished table: the
 ``tables.rematch_of`` unique index holds to that whoever presses, however
 often, also across a restart.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 from bot.model import LiveTable, Place
@@ -27,17 +30,26 @@ class RematchService:
 
     async def rematch(self, table_id: int, chat_id: int, person: Person) -> LiveTable:
         """Pressed in group ``chat_id`` on finished table ``table_id``'s
-        result: by someone who sat there, or an admin of the group."""
+        result: by someone who sat there and is still in the group, or an
+        admin of the group."""
         row = await repo.get_table(self.ctx.db, table_id)
         if row is None or row.chat_id != chat_id or row.status != "finished":
             raise UserError("err-stale")
-        async with self.reg.chat_lock(chat_id):
-            old = await self.reg.get(table_id)
-            assert old is not None
-            if person.user_id not in old.seats and not await self.tables.is_admin(
-                chat_id, person.user_id
-            ):
+        old = await self.reg.get(table_id)
+        assert old is not None
+        # A finished table's seats no longer change: Telegram is asked about
+        # them before the group's lock, all at once (and only once the
+        # presser may ask for a rematch at all).
+        if person.user_id in old.seats:
+            members = await self._still_members(old)
+            allowed = person.user_id in members
+        else:
+            members, allowed = set(), False
+        if not allowed:
+            if not await self.tables.is_admin(chat_id, person.user_id):
                 raise UserError("err-rematch-rights")
+            members = members or await self._still_members(old)
+        async with self.reg.chat_lock(chat_id):
             if await repo_calls.rematch_of(self.ctx.db, table_id) is not None:
                 raise UserError("err-rematch-done")
             if await self.reg.live_in(chat_id, old.thread_id) is not None:
@@ -53,7 +65,7 @@ class RematchService:
                 lang=old.lang,
                 rules=old.rules,
                 ai_level=old.ai_level,
-                seats=tuple(old.seats),
+                seats=tuple(uid if uid in members else None for uid in old.seats),
                 pace=old.pace,
                 hints=old.hints,
                 rematch_of=old.table_id,
@@ -66,3 +78,11 @@ class RematchService:
                 if await repo_calls.rematch_of(self.ctx.db, table_id) is None:
                     raise
                 raise UserError("err-rematch-done") from None
+
+    async def _still_members(self, old: LiveTable) -> set[int]:
+        """The people seated at ``old`` who are in its group now, as
+        Telegram says; one it gave no answer about is left out too (they
+        may sit down themselves)."""
+        seated = [uid for uid in old.seats if uid is not None]
+        answers = await asyncio.gather(*(self.tables.is_member(old.chat_id, u) for u in seated))
+        return {uid for uid, member in zip(seated, answers, strict=True) if member}

@@ -4,6 +4,7 @@ leaving and cancelling."""
 from __future__ import annotations
 
 import dataclasses
+import hmac
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -37,11 +38,17 @@ class Person:
 
 
 #: Asks Telegram whether a user is an admin of a group: (chat, user) -> bool.
+#: Always asked of the table's own chat, never of the chat a button came from.
 AdminCheck = Callable[[int, int], Awaitable[bool]]
 
 #: Asks Telegram whether a user is in a group now: (chat, user) -> True/False,
-#: None when there is no answer.
+#: None when there is no answer (:class:`bot.services.membership.Members`).
 MemberCheck = Callable[[int, int], Awaitable[bool | None]]
+
+#: The one answer to a seat that is not to be had: no such table, a closed
+#: one, a wrong link, someone not in the group. It names no group and does
+#: not tell whether the table exists.
+UNAVAILABLE = "err-seat-unavailable"
 
 #: Run in the transaction that opens a table (the calls to its group's subscribers).
 OpenHook = Callable[[Conn, LiveTable], Awaitable[None]]
@@ -103,8 +110,28 @@ class TableService:
         self.on_open = on_open
         self._options_open: set[int] = set()
 
-    def join_link(self, table_id: int, seat: int) -> str:
-        return f"https://t.me/{self.ctx.bot_username}?start=join_{table_id}_{seat}"
+    def join_link(self, row: repo.TableRow, seat: int) -> str:
+        """The deep link that seats someone after Start: it carries the
+        table's secret key, which its number does not give away."""
+        table, key = row.table_id, row.join_key
+        return f"https://t.me/{self.ctx.bot_username}?start=join_{table}_{seat}_{key}"
+
+    async def _seat_row(self, table_id: int) -> repo.TableRow:
+        """The table's row while it is open or playing (read without loading
+        its game); the generic refusal otherwise."""
+        row = await repo.get_table(self.ctx.db, table_id)
+        if row is None or row.status not in (TableStatus.OPEN, TableStatus.PLAYING):
+            raise UserError(UNAVAILABLE)
+        return row
+
+    async def _member(self, chat_id: int, user_id: int) -> None:
+        """Only a member of the table's group takes a seat there; when
+        Telegram cannot say (or the person asked too often), try again."""
+        member = await self.is_member(chat_id, user_id)
+        if member is None:
+            raise UserError("err-member-unknown")
+        if not member:
+            raise UserError(UNAVAILABLE)
 
     async def remember(self, person: Person, started: bool = False) -> None:
         async with self.ctx.db.tx() as conn:
@@ -234,18 +261,22 @@ class TableService:
         still open (the table's own checks). A person the bot no longer knows
         (forgotten since) gets the table's deep link to Start with instead.
         Someone who has left the group since (Telegram does not always tell
-        the bot) gets no seat there and is called no more."""
-        row = await repo.get_table(self.ctx.db, table_id)
-        if row is None or row.chat_id != chat_id:
-            raise UserError("err-stale")
-        if await self.is_member(chat_id, person.user_id) is False:
+        the bot) gets no seat there and is called no more; the data is
+        forgeable, so the refusal is the one a stranger gets."""
+        row = await self._seat_row(table_id)
+        if row.chat_id != chat_id:
+            raise UserError(UNAVAILABLE)
+        member = await self.is_member(chat_id, person.user_id)
+        if member is False:
             async with self.ctx.db.tx() as conn:
                 await repo_calls.unsubscribe(conn, chat_id, person.user_id)
-            raise UserError("err-call-not-member", group=esc(row.chat_title))
+            raise UserError(UNAVAILABLE)
+        if member is None:
+            raise UserError("err-member-unknown")
         user = await repo.get_user(self.ctx.db, person.user_id)
         if user is None or not user.started or user.blocked:
-            return self.join_link(table_id, 0)
-        return await self.join_from_link(table_id, -1, person)
+            return self.join_link(row, 0)
+        return await self._take_free_seat(table_id, -1, person)
 
     async def _open_table(self, table_id: int) -> LiveTable:
         live = await self.reg.get(table_id)
@@ -256,9 +287,19 @@ class TableService:
         return live
 
     # -------------------------------------------------------------- seats
-    async def sit(self, table_id: int, person: Person, seat: int) -> str | None:
-        """Take (or, pressed again, leave) a seat. Returns a deep link when the
-        person must first press Start in the private chat; nothing changes then."""
+    async def sit(self, table_id: int, person: Person, seat: int, chat_id: int) -> str | None:
+        """Take (or, pressed again, leave) a seat, pressed in ``chat_id``: only
+        in the table's own group, by a member of it. Returns a deep link when
+        the person must first press Start in the private chat; nothing
+        changes then."""
+        row = await self._seat_row(table_id)
+        if row.chat_id != chat_id:
+            raise UserError(UNAVAILABLE)
+        # Asked outside the table's lock, so nobody waits on Telegram's
+        # answer; someone seated already (standing up, moving) is not asked.
+        live = await self.reg.get(table_id)
+        if live is None or live.seat_of(person.user_id) is None:
+            await self._member(row.chat_id, person.user_id)
         async with self.reg.lock(table_id):
             live = await self._open_table(table_id)
             if not 0 <= seat < live.players:
@@ -271,7 +312,7 @@ class TableService:
                 raise UserError("err-seat-taken")
             user = await repo.get_user(self.ctx.db, person.user_id)
             if user is None or not user.started or user.blocked:
-                return self.join_link(table_id, seat)
+                return self.join_link(row, seat)
             seat = await self._partner_seat(live, person.user_id, seat)
             await self._set_seat(live, seat, person.user_id, person)
         return None
@@ -288,8 +329,18 @@ class TableService:
                     return opposite
         return wanted
 
-    async def join_from_link(self, table_id: int, seat: int, person: Person) -> LiveTable:
-        """``/start join_<table>_<seat>``: the person has just started the bot."""
+    async def join_from_link(self, table_id: int, seat: int, key: str, person: Person) -> LiveTable:
+        """``/start join_<table>_<seat>_<key>``: the person has just started
+        the bot. The key must be the table's, and the person in its group."""
+        row = await self._seat_row(table_id)
+        if not row.join_key or not hmac.compare_digest(row.join_key.encode(), key.encode()):
+            raise UserError(UNAVAILABLE)
+        await self._member(row.chat_id, person.user_id)
+        return await self._take_free_seat(table_id, seat, person)
+
+    async def _take_free_seat(self, table_id: int, seat: int, person: Person) -> LiveTable:
+        """``seat`` if free, else the first free one; a member of the group,
+        checked already."""
         async with self.reg.lock(table_id):
             live = await self._open_table(table_id)
             current = live.seat_of(person.user_id)
@@ -352,10 +403,14 @@ class TableService:
         return "left-game"
 
     # -------------------------------------------------------------- rules
-    async def _creator_table(self, table_id: int, person: Person) -> LiveTable:
+    async def _creator_table(self, table_id: int, person: Person, chat_id: int) -> LiveTable:
         """The open table, if ``person`` may set it up: its creator; at a table
-        an anonymous admin or a channel opened, anyone seated or any admin."""
+        an anonymous admin or a channel opened, anyone seated or any admin of
+        its group. Only pressed in its own group (``chat_id``): the data of
+        its buttons can be forged from any chat."""
         live = await self._open_table(table_id)
+        if live.chat_id != chat_id:
+            raise UserError("err-stale")
         if person.user_id == live.creator_id:
             return live
         if live.creator_id != NO_CREATOR:
@@ -366,16 +421,16 @@ class TableService:
             raise UserError("err-not-seated")
         return live
 
-    async def set_preset(self, table_id: int, person: Person, name: str) -> None:
+    async def set_preset(self, table_id: int, person: Person, chat_id: int, name: str) -> None:
         async with self.reg.lock(table_id):
-            live = await self._creator_table(table_id, person)
+            live = await self._creator_table(table_id, person, chat_id)
             rules = PRESETS[name]
             await self._set_rules(live, rules)
 
-    async def cycle_option(self, table_id: int, person: Person, index: int) -> None:
+    async def cycle_option(self, table_id: int, person: Person, chat_id: int, index: int) -> None:
         """Next value of one option; values that clash with the rest are skipped."""
         async with self.reg.lock(table_id):
-            live = await self._creator_table(table_id, person)
+            live = await self._creator_table(table_id, person, chat_id)
             if not 0 <= index < len(OPTION_VALUES):
                 raise UserError("err-stale")
             name, values = OPTION_VALUES[index]
@@ -391,9 +446,9 @@ class TableService:
                 return
             raise UserError("err-bad-rules")
 
-    async def cycle_pace(self, table_id: int, person: Person) -> None:
+    async def cycle_pace(self, table_id: int, person: Person, chat_id: int) -> None:
         async with self.reg.lock(table_id):
-            live = await self._creator_table(table_id, person)
+            live = await self._creator_table(table_id, person, chat_id)
             i = PACES.index(live.pace) if live.pace in PACES else 0
             live.pace = PACES[(i + 1) % len(PACES)]
             async with self.ctx.db.tx() as conn:
@@ -401,10 +456,10 @@ class TableService:
                 await render.table_message(conn, self.reg, live)
         self.ctx.outbox.wake()
 
-    async def toggle_hints(self, table_id: int, person: Person) -> None:
+    async def toggle_hints(self, table_id: int, person: Person, chat_id: int) -> None:
         """The option «Подсказки»: a table setting, not a rule of the game."""
         async with self.reg.lock(table_id):
-            live = await self._creator_table(table_id, person)
+            live = await self._creator_table(table_id, person, chat_id)
             live.hints = not live.hints
             try:
                 async with self.ctx.db.tx() as conn:
@@ -415,10 +470,10 @@ class TableService:
                 raise
         self.ctx.outbox.wake()
 
-    async def cycle_ai_level(self, table_id: int, person: Person) -> None:
+    async def cycle_ai_level(self, table_id: int, person: Person, chat_id: int) -> None:
         """The computer's strength at this table: the next of the engine's levels."""
         async with self.reg.lock(table_id):
-            live = await self._creator_table(table_id, person)
+            live = await self._creator_table(table_id, person, chat_id)
             before = live.ai_level
             i = LEVELS.index(before) if before in LEVELS else len(LEVELS) - 1
             live.ai_level = LEVELS[(i + 1) % len(LEVELS)]
@@ -431,9 +486,9 @@ class TableService:
                 raise
         self.ctx.outbox.wake()
 
-    async def show_options(self, table_id: int, person: Person, show: bool) -> None:
+    async def show_options(self, table_id: int, person: Person, chat_id: int, show: bool) -> None:
         async with self.reg.lock(table_id):
-            live = await self._creator_table(table_id, person)
+            live = await self._creator_table(table_id, person, chat_id)
             if show:
                 self._options_open.add(table_id)
             else:
@@ -455,9 +510,9 @@ class TableService:
         self.ctx.outbox.wake()
 
     # -------------------------------------------------------------- start
-    async def start(self, table_id: int, person: Person) -> None:
+    async def start(self, table_id: int, person: Person, chat_id: int) -> None:
         async with self.reg.lock(table_id):
-            live = await self._creator_table(table_id, person)
+            live = await self._creator_table(table_id, person, chat_id)
             if not live.humans():
                 raise UserError("err-no-players")
             self._options_open.discard(table_id)
@@ -475,15 +530,28 @@ class TableService:
         return live
 
     async def confirm_cancel(
-        self, table_id: int, person: Person, is_admin: bool, *, cancel: bool = True
+        self, table_id: int, person: Person, chat_id: int, *, cancel: bool = True
     ) -> LiveTable:
-        """The answer to ``/cancel``'s question: cancel, or (``cancel=False``) keep playing."""
+        """The answer to ``/cancel``'s question, pressed in ``chat_id``:
+        cancel, or (``cancel=False``) keep playing. Only in the table's own
+        group, by its creator or an admin of that group (the data can be
+        forged from any chat, where the presser may well be an admin)."""
+        row = await repo.get_table(self.ctx.db, table_id)
+        if row is None or row.status not in (TableStatus.OPEN, TableStatus.PLAYING):
+            raise UserError("err-table-closed")
+        if row.chat_id != chat_id:
+            raise UserError("err-stale")
+        # Telegram is asked outside the table's lock: nobody waits on it.
+        if person.user_id != row.creator_id and not await self.is_admin(
+            row.chat_id, person.user_id
+        ):
+            raise UserError("err-cancel-rights")
         async with self.reg.lock(table_id):
             live = await self.reg.get(table_id)
             if live is None or live.ended:
                 raise UserError("err-table-closed")
-            if person.user_id != live.creator_id and not is_admin:
-                raise UserError("err-cancel-rights")
+            if live.chat_id != chat_id:
+                raise UserError("err-stale")
             if not cancel:
                 return live
             async with self.ctx.db.tx() as conn:

@@ -356,6 +356,14 @@ _M_RECORD: tuple[Step, ...] = (
 # was running, or the claim predates this column: the move's time anew).
 _M_CLAIM_TIME: tuple[Step, ...] = ("ALTER TABLE claims ADD COLUMN time_left REAL",)
 
+# A table's join link carries a secret of its own (``join_<table>_<seat>_<key>``):
+# a table number counts up and says nothing a stranger could not guess. The
+# tables there already get theirs here (randomblob is drawn per row).
+_M_JOIN_KEY: tuple[Step, ...] = (
+    "ALTER TABLE tables ADD COLUMN join_key TEXT NOT NULL DEFAULT ''",
+    "UPDATE tables SET join_key = lower(hex(randomblob(8)))",
+)
+
 MIGRATIONS: list[Sequence[Step]] = [
     _M1,
     _M2,
@@ -374,6 +382,7 @@ MIGRATIONS: list[Sequence[Step]] = [
     _M_CLAIMS,
     _M_RECORD,
     _M_CLAIM_TIME,
+    _M_JOIN_KEY,
 ]
 
 

@@ -7,6 +7,7 @@ together.
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -42,6 +43,11 @@ class TableRow:
     hints: bool = False  # the table option «Подсказки»
     thread_id: int = 0  # the forum topic the table lives in (0: none, or General)
     ai_level: str = ""  # the computer's strength here ('': the bot's AI_LEVEL)
+    join_key: str = ""  # the secret of its join links (JOIN_KEY_BYTES random bytes, hex)
+
+
+#: Random bytes of a table's join key: 64 bits nobody guesses from a table number.
+JOIN_KEY_BYTES = 8
 
 
 @dataclass(slots=True)
@@ -162,6 +168,7 @@ def _table(row: sqlite3.Row) -> TableRow:
         bool(row["hints"]),
         int(row["thread_id"]),
         str(row["ai_level"]),
+        str(row["join_key"]),
     )
 
 
@@ -218,8 +225,20 @@ async def create_table(
     table_id = await insert(
         conn,
         "INSERT INTO tables(chat_id, thread_id, chat_title, creator_id, status, rules_json,"
-        " players, lang, created_at, updated_at) VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?, ?)",
-        (chat_id, thread_id, title, creator_id, rules_json, players, lang, now, now),
+        " players, lang, created_at, updated_at, join_key)"
+        " VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?)",
+        (
+            chat_id,
+            thread_id,
+            title,
+            creator_id,
+            rules_json,
+            players,
+            lang,
+            now,
+            now,
+            secrets.token_hex(JOIN_KEY_BYTES),
+        ),
     )
     for seat in range(players):
         await execute(conn, "INSERT INTO seats(table_id, seat) VALUES (?, ?)", (table_id, seat))

@@ -40,9 +40,10 @@ from bot.clock import Clock
 from bot.i18n import Texts
 from bot.model import LiveTable
 from bot.services.live import Registry
+from bot.services.membership import Members
 from bot.webapp.headers import EVENT_STREAM, NO_STORE, SECURITY_HEADERS
 from bot.webapp.state import plain, public_state, seat_part
-from bot.webapp.watch import MEMBER_RECHECK, Members, spectator_part
+from bot.webapp.watch import MEMBER_RECHECK, spectator_part
 
 # Seconds between a change and the pass that tells the pages: moves made
 # within it reach the page together, well inside the second people expect.

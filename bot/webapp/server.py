@@ -50,6 +50,7 @@ from bot.model import LiveTable
 from bot.services.claims import ClaimService
 from bot.services.errors import UserError
 from bot.services.live import Registry
+from bot.services.membership import Members
 from bot.services.play import PlayService
 from bot.storage.repo import storable
 from bot.webapp.auth import AuthError, Person, authenticate
@@ -57,7 +58,7 @@ from bot.webapp.headers import EVENT_STREAM, NO_STORE, SECURITY_HEADERS
 from bot.webapp.hub import Hub, TooManyStreams
 from bot.webapp.state import plain, public_state, seat_state
 from bot.webapp.texts import page_texts
-from bot.webapp.watch import Members, record_state, spectator_part
+from bot.webapp.watch import record_state, spectator_part
 from engine import BLIND, EngineError
 from engine.record import hand_record, hands_finished
 

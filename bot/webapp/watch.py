@@ -3,10 +3,9 @@
 A member of the table's group who is not seated opens the group's link and
 watches: the public part of the table (``public_state``: no card of any
 hand) with a spectator's part that holds no card and offers no move. Who is
-a member is asked of Telegram (``getChatMember``) and remembered for a
-minute, so a page's reconnects do not ask again; a question Telegram did
-not answer (the network, an error) is remembered as nothing, and asked
-again next time. A watcher's open stream asks again every
+a member is asked through the bot's one membership check
+(:mod:`bot.services.membership`: remembered for a minute, failures never,
+a quota of groups per person). A watcher's open stream asks again every
 ``MEMBER_RECHECK`` seconds (:mod:`bot.webapp.hub`). A record shows a finished
 hand whole, so only finished hands are sent (``engine.record`` refuses any
 other), to the table's players and its group's members.
@@ -14,15 +13,10 @@ other), to the table's players and its group's members.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiogram import Bot
-from aiogram.exceptions import TelegramAPIError
-from aiogram.types import ChatMemberRestricted
-
 from bot.model import LiveTable
+from bot.services.membership import MEMBER_TTL
 from bot.views.common import Tr, bid_text, player_name, seat_name
 from bot.views.record import claim_line
 from bot.views.results import side_result
@@ -31,58 +25,9 @@ from engine.cards import sort_for_display
 from engine.record import HandRecord
 from engine.scoring import sides
 
-log = logging.getLogger(__name__)
-
-#: Seconds a group member's answer from Telegram is trusted.
-MEMBER_TTL = 60.0
 #: Seconds between the checks that a watcher's open stream is still a
 #: member's: no longer than an answer is trusted, so each check is fresh.
 MEMBER_RECHECK = MEMBER_TTL
-#: Answers remembered at most (the oldest go first).
-MEMBER_CACHE = 10_000
-
-#: Whether a person is in a group: True, False, or None when Telegram did
-#: not answer (not known: not remembered, asked again next time).
-Ask = Callable[[int, int], Awaitable[bool | None]]
-
-
-async def ask_telegram(bot: Bot, chat_id: int, user_id: int) -> bool | None:
-    """Whether ``user_id`` is in the group now (a restricted member still
-    is); None when there is no answer (the network failed, Telegram refused)."""
-    try:
-        member = await bot.get_chat_member(chat_id, user_id)
-    except TelegramAPIError as e:  # the network's errors are Telegram's here too
-        log.info("getChatMember in %s failed: %s", chat_id, type(e).__name__)
-        return None
-    if member.status in ("creator", "administrator", "member"):
-        return True
-    return isinstance(member, ChatMemberRestricted) and member.is_member
-
-
-class Members:
-    """Group membership, asked of Telegram and remembered briefly: only
-    Telegram's answers are remembered, never a failure to get one."""
-
-    def __init__(self, ask: Ask, now: Callable[[], float]) -> None:
-        self._ask = ask
-        self._now = now
-        self._known: dict[tuple[int, int], tuple[bool, float]] = {}
-
-    async def __call__(self, chat_id: int, user_id: int) -> bool | None:
-        """True or False as Telegram said (lately); None: not known now."""
-        key = (chat_id, user_id)
-        now = self._now()
-        known = self._known.get(key)
-        if known is not None and 0 <= now - known[1] < MEMBER_TTL:
-            return known[0]
-        member = await self._ask(chat_id, user_id)
-        if member is None:
-            return None
-        self._known.pop(key, None)
-        self._known[key] = (member, now)
-        while len(self._known) > MEMBER_CACHE:
-            del self._known[next(iter(self._known))]
-        return member
 
 
 def spectator_part(tr: Tr, live: LiveTable, now: float) -> dict[str, Any]:

@@ -705,26 +705,31 @@ async def test_a_stop_lets_the_updates_being_handled_finish(
     signals: int,
     make_bot: MakeBot,
 ) -> None:
-    """SIGTERM while a press is half-way (here waiting on Telegram to say who is
-    an admin): the press is carried out before the database closes. Telegram
-    was already told the update arrived; cut off, it would be lost. A second
-    signal while the bot waits for it does not cut the stop short either."""
+    """SIGTERM while a press is half-way (here waiting on Telegram to say
+    whether the admin who confirms, not the table's creator, is one): the
+    press is carried out before the database closes. Telegram was already
+    told the update arrived; cut off, it would be lost. A second signal while
+    the bot waits for it does not cut the stop short either."""
     caplog.set_level(logging.WARNING)
     db = tmp_path / "spades.db"
     bot = await make_bot()
     table = await open_game(fake, humans=1)
     (anna,) = table.users
-    await fake.send_text(anna, GROUP, "/cancel")
+    vera = fake.add_user(409, "Вера")
+    fake.add_member(GROUP, vera)
+    fake.promote(GROUP, vera)
+    await fake.send_text(vera, GROUP, "/cancel")
     confirm = await fake.wait_for(
         lambda: next((m for m in fake.chat_messages(GROUP) if "Отменить игру" in m.text), None)
     )
-    fake.inject("timeout", method="getChatMember")  # answered only when the bot gives up
+    held = fake.hold("getChatMember")  # answered once the stop is under way
     after = len(fake.calls)
-    await fake.press_button(anna, confirm, text_contains="Да")
+    await fake.press_button(vera, confirm, text_contains="Да")
     await fake.wait_for(
         lambda: any(c.method == "getChatMember" for c in fake.calls[after:]),
         message="the admin check under way",
     )
+    asyncio.get_running_loop().call_later(1.0, held.set)
     if signals == 2:
         assert bot.task is not None
         bot.task.cancel()

@@ -44,10 +44,13 @@ async def test_four_friends_play_a_whole_game(fake: FakeTelegram, db_path, runni
     # Gosha never pressed Start: the seat button sends him to the bot first.
     press = await fake.press_button(gosha, table.table_message(), text_contains="Запад")
     answer = await press.answer()
-    assert answer["url"] == "https://t.me/piki_test_bot?start=join_1_3"
+    # The link carries the table's own secret key, not just its number.
+    (key,) = sqlite3.connect(db).execute("SELECT join_key FROM tables").fetchone()
+    assert len(key) == 16
+    assert answer["url"] == f"https://t.me/piki_test_bot?start=join_1_3_{key}"
     await fake.wait_idle(quiet=0.05)
     assert "Гоша" not in table.table_message().text
-    await fake.start_bot(gosha, "join_1_3")
+    await fake.start_bot(gosha, f"join_1_3_{key}")
     await fake.wait_for(lambda: "Гоша" in table.table_message().text)
     # The creator switches to the club preset (it ends at -200, so the game is short).
     press = await fake.press_button(alice, table.table_message(), text_contains="Правила")

@@ -69,6 +69,19 @@ class Memberships(ServerState):
         self.world.service_message(chat, actor, {"new_chat_members": [user.to_api()]})
         self._bump()
 
+    def promote(self, chat_id: int, user: FakeUser, by_user: FakeUser | None = None) -> None:
+        """``user``, a member of the group, is made one of its admins (a
+        ``chat_member`` update; no service message, as in Telegram)."""
+        chat = self.world.chat(chat_id)
+        self.world.ensure_known(user)
+        old = chat.members.get(user.id, "left")
+        if old not in PRESENT:
+            raise AssertionError(f"user {user.id} is not a member of {chat_id}")
+        actor = self._by_user(chat, by_user)
+        chat.members[user.id] = "administrator"
+        self.world.member_update("chat_member", chat, actor, user, old, "administrator")
+        self._bump()
+
     def remove_member(
         self,
         chat_id: int,
