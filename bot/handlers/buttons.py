@@ -79,7 +79,7 @@ async def on_table(
             await cb.answer(url=link)
             return
     elif op == STAND:
-        await tables.stand(t, who)
+        await tables.stand(t, who, chat_id)
     elif op == PRESET:
         await tables.set_preset(t, who, chat_id, "club" if v == 1 else "classic")
     elif op == OPTIONS:

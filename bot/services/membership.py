@@ -7,7 +7,8 @@ Telegram did not answer (the network, an error) is remembered as nothing,
 and asked again next time. One person cannot make the bot ask Telegram about
 a stream of groups: at most ``MEMBER_QUOTA`` distinct groups a person is
 asked about per ``MEMBER_QUOTA_WINDOW`` seconds; beyond it the answer is
-"not known now" without asking. An answer from memory costs no quota.
+"not a member" without asking (not remembered): "try again" would tell the
+prober that the table he named exists. An answer from memory costs no quota.
 """
 
 from __future__ import annotations
@@ -71,15 +72,16 @@ class Members:
         self._asked: dict[int, dict[int, float]] = {}
 
     async def __call__(self, chat_id: int, user_id: int) -> bool | None:
-        """True or False as Telegram said (lately); None: not known now
-        (Telegram did not answer, or this person's quota is spent)."""
+        """True or False as Telegram said (lately); False too, unasked, when
+        this person's quota is spent (refused like a stranger, so the answer
+        tells nothing of the table); None: Telegram did not answer."""
         key = (chat_id, user_id)
         now = self._now()
         known = self._known.get(key)
         if known is not None and 0 <= now - known[1] < MEMBER_TTL:
             return known[0]
         if not self._may_ask(chat_id, user_id, now):
-            return None
+            return False
         member = await self._ask(chat_id, user_id)
         if member is None:
             return None

@@ -125,8 +125,9 @@ class TableService:
         return row
 
     async def _member(self, chat_id: int, user_id: int) -> None:
-        """Only a member of the table's group takes a seat there; when
-        Telegram cannot say (or the person asked too often), try again."""
+        """Only a member of the table's group takes a seat there (someone
+        over the membership quota is refused alike); when Telegram did not
+        answer, try again."""
         member = await self.is_member(chat_id, user_id)
         if member is None:
             raise UserError("err-member-unknown")
@@ -278,6 +279,15 @@ class TableService:
             return self.join_link(row, 0)
         return await self._take_free_seat(table_id, -1, person)
 
+    async def _own_open_table(self, table_id: int, chat_id: int) -> LiveTable:
+        """The open table pressed in its own group ``chat_id``: a table of
+        another chat (or none) is "stale" before anything tells its state
+        (read from its row: a forged press loads no other chat's game)."""
+        row = await repo.get_table(self.ctx.db, table_id)
+        if row is None or row.chat_id != chat_id:
+            raise UserError("err-stale")
+        return await self._open_table(table_id)
+
     async def _open_table(self, table_id: int) -> LiveTable:
         live = await self.reg.get(table_id)
         if live is None or live.status in ("finished", "cancelled"):
@@ -372,9 +382,10 @@ class TableService:
             await render.table_message(conn, self.reg, live, live.table_id in self._options_open)
         self.ctx.outbox.wake()
 
-    async def stand(self, table_id: int, person: Person) -> None:
+    async def stand(self, table_id: int, person: Person, chat_id: int) -> None:
+        """Stand up, pressed in ``chat_id``: only the table's own group."""
         async with self.reg.lock(table_id):
-            live = await self._open_table(table_id)
+            live = await self._own_open_table(table_id, chat_id)
             seat = live.seat_of(person.user_id)
             if seat is None:
                 raise UserError("err-not-at-table")
@@ -386,7 +397,7 @@ class TableService:
         if live is None:
             raise UserError("err-no-table")
         if live.status == "open":
-            await self.stand(live.table_id, person)
+            await self.stand(live.table_id, person, live.chat_id)
             return "left-open"
         async with self.reg.lock(live.table_id):
             seat = live.seat_of(person.user_id)
@@ -407,10 +418,9 @@ class TableService:
         """The open table, if ``person`` may set it up: its creator; at a table
         an anonymous admin or a channel opened, anyone seated or any admin of
         its group. Only pressed in its own group (``chat_id``): the data of
-        its buttons can be forged from any chat."""
-        live = await self._open_table(table_id)
-        if live.chat_id != chat_id:
-            raise UserError("err-stale")
+        its buttons can be forged from any chat, and another chat's table
+        is answered as no table, whatever its state."""
+        live = await self._own_open_table(table_id, chat_id)
         if person.user_id == live.creator_id:
             return live
         if live.creator_id != NO_CREATOR:
@@ -537,10 +547,11 @@ class TableService:
         group, by its creator or an admin of that group (the data can be
         forged from any chat, where the presser may well be an admin)."""
         row = await repo.get_table(self.ctx.db, table_id)
-        if row is None or row.status not in (TableStatus.OPEN, TableStatus.PLAYING):
-            raise UserError("err-table-closed")
-        if row.chat_id != chat_id:
+        # Another chat's table, whatever its state, is answered as no table.
+        if row is None or row.chat_id != chat_id:
             raise UserError("err-stale")
+        if row.status not in (TableStatus.OPEN, TableStatus.PLAYING):
+            raise UserError("err-table-closed")
         # Telegram is asked outside the table's lock: nobody waits on it.
         if person.user_id != row.creator_id and not await self.is_admin(
             row.chat_id, person.user_id

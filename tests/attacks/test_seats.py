@@ -184,6 +184,41 @@ async def test_a_forged_cancel_from_another_groups_admin_changes_nothing(
     assert table.actionable()
 
 
+async def test_forged_presses_from_another_chat_tell_nothing_of_a_tables_state(
+    fake: FakeTelegram, db_path: Path, running_bot: InProcessBot
+) -> None:
+    """A table's buttons forged from another chat on a running table and on
+    a closed one get the answer a table number that does not exist gets:
+    "closed", "started" or "not the creator" would tell what goes on in a
+    group one is not in."""
+    table, _, stranger = await victims(fake, start=True)
+    fake.add_group(OTHER_GROUP, "Своя", members=[], admins=[stranger], supergroup=True)
+    running = table_of(db_path, GROUP)
+    # A closed table: Анна cancels hers in a second group.
+    anna = table.users[0]
+    closed_group = GROUP - 10
+    fake.add_group(closed_group, "Вторая", members=[anna], admins=[anna], supergroup=True)
+    await open_table(fake, closed_group, [anna], start=False)
+    closed = table_of(db_path, closed_group)
+    await fake.send_text(anna, closed_group, "/cancel")
+    await fake.wait_for(lambda: "Отменить" in fake.last_message(closed_group).text)
+    await press_label(fake, anna, fake.last_message(closed_group), "Да")
+    await fake.wait_for(
+        lambda: (
+            rows(db_path, "SELECT status FROM tables WHERE table_id=?", closed) == [("cancelled",)]
+        ),
+        message="the table cancelled",
+    )
+    absent = 999_999
+    for op in ("cy:0", "cn:0", "pre:1", "go:0", "ok:0", "up:0"):
+        nothing = await forged(fake, stranger, OTHER_GROUP, f"t:{absent}:{op}")
+        for table_id in (running, closed):
+            text = await forged(fake, stranger, OTHER_GROUP, f"t:{table_id}:{op}")
+            assert text == nothing, (op, table_id, text)
+    await fake.wait_idle(quiet=0.05)
+    assert rows(db_path, "SELECT status FROM tables WHERE table_id=?", running) == [("playing",)]
+
+
 async def test_a_stranger_cannot_set_up_a_table_without_a_creator(
     fake: FakeTelegram, db_path: Path, running_bot: InProcessBot
 ) -> None:
@@ -276,9 +311,14 @@ async def test_one_person_cannot_make_the_bot_ask_about_a_stream_of_tables(
         text = await forged(fake, stranger, stranger.id, f"cm:sit:{group}:{table_id}")
         assert text != TRY_AGAIN
     assert member_questions(fake, stranger) == asked + QUOTA
-    # The quota spent: no question to Telegram, and no seat.
+    # The quota spent: no question to Telegram, and no seat; the refusal is
+    # a stranger's, the same for a real table as for none ("try again" would
+    # tell that the table exists).
     for group, table_id, _ in tables[QUOTA:]:
-        assert await forged(fake, stranger, stranger.id, f"cm:sit:{group}:{table_id}") == TRY_AGAIN
+        assert (
+            await forged(fake, stranger, stranger.id, f"cm:sit:{group}:{table_id}") == UNAVAILABLE
+        )
+    assert await forged(fake, stranger, stranger.id, f"cm:sit:{GROUP}:999999") == UNAVAILABLE
     # Asked again about a group Telegram has answered for: from memory, free.
     group, table_id, _ = tables[0]
     assert await forged(fake, stranger, stranger.id, f"cm:sit:{group}:{table_id}") == UNAVAILABLE
