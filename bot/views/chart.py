@@ -6,6 +6,7 @@ import html
 
 from bot.callbacks import ChartCb
 from bot.chart import ChartData
+from bot.i18n import clean_name, isolated
 from bot.model import LiveTable
 from bot.views.common import Tr, public, side_name
 from bot.views.keyboard import Keyboard, button, keyboard
@@ -17,7 +18,8 @@ def chart_data(tr: Tr, table: LiveTable) -> ChartData:
     v = public(table)
     count = len(sides(v.players))
     return ChartData(
-        title=html.unescape(tr("chart-title", group=table.chat_title)),
+        # Drawn, not marked up: the title without direction controls.
+        title=html.unescape(tr("chart-title", group=clean_name(table.chat_title))),
         sides=tuple(html.unescape(side_name(tr, table, i)) for i in range(count)),
         totals=tuple(tuple(line["sides"][i]["total"] for line in v.sheet) for i in range(count)),
         target=v.rules.target,
@@ -35,7 +37,9 @@ def chart_keyboard(tr: Tr, tables: list[tuple[int, str]]) -> Keyboard:
         [
             [
                 button(
-                    tr("btn-chart", group=title) if len(tables) > 1 else tr("btn-chart-one"),
+                    tr("btn-chart", group=isolated(title))
+                    if len(tables) > 1
+                    else tr("btn-chart-one"),
                     ChartCb.packed(t=table_id),
                 )
             ]

@@ -34,6 +34,7 @@ from bot.i18n import Texts, make_core
 from bot.model import LiveTable, TableStatus
 from bot.services.afterword import AFTERWORD_SECONDS
 from bot.views import table as table_view
+from bot.views.chart import chart_data, chart_keyboard
 from bot.views.club import NAMES, afterword_picker
 from bot.views.hand import hand_message
 from bot.views.results import sheet_name
@@ -216,7 +217,8 @@ async def open_started(table: Table, opener: FakeUser) -> None:
 async def test_names_stored_before_are_shown_without_direction_controls() -> None:
     """Names stored before the bot stripped them (or held in memory since):
     every view shows them without the controls, in the group's table
-    message and its seat buttons, a private hand, the score sheet, the
+    message and its seat buttons, a private hand, the score chart (its
+    image's title and its buttons, which name the group), the score sheet, the
     afterword's name buttons and the app's state. A name that was nothing
     but controls is shown by its place, never by the person's id."""
     core = make_core("ru")
@@ -242,6 +244,12 @@ async def test_names_stored_before_are_shown_without_direction_controls() -> Non
     text, _ = table_view.game_table(tr, live, v, 1_800_000_000.0, UTC)
     shown.append(text)
     shown.append(hand_message(tr, live, view(live.game, 1))[0])
+    # The score chart's image and its «📈» buttons name the group.
+    chart = chart_data(tr, live)
+    shown += [chart.title, *chart.sides]
+    markup = chart_keyboard(tr, [(live.table_id, live.chat_title), (8, "Другая")])
+    shown += [b["text"] for row in markup["inline_keyboard"] for b in row]
+    assert "Клуб" in chart.title and any("Клуб" in t for t in shown[-2:])
     shown += [sheet_name(tr, live, s) for s in range(4)]
     text, markup = afterword_picker(tr, live, 1, [], NAMES, True)
     assert markup is not None
