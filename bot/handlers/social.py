@@ -78,6 +78,14 @@ async def on_member_left(message: Message, calls: CallService, members: Members)
         await calls.turn_off(message.chat.id, gone.id)
 
 
+async def on_member_joined(message: Message, members: Members) -> None:
+    """Someone joined the group (or was added): a "not a member" Telegram
+    said of them a moment ago would keep them from a seat; it is forgotten."""
+    for joined in message.new_chat_members or ():
+        if not joined.is_bot:
+            members.forget(message.chat.id, joined.id)
+
+
 async def on_call_press(
     cb: CallbackQuery,
     callback_data: CallCb,
@@ -161,6 +169,7 @@ def build() -> Router:
     router.message.register(on_call_me, Command("call_me"), F.chat.type.in_(set(GROUPS)))
     router.message.register(on_call_me_private, Command("call_me"), F.chat.type == "private")
     router.message.register(on_member_left, F.left_chat_member)
+    router.message.register(on_member_joined, F.new_chat_members)
     router.callback_query.register(on_call_press, CallCb.filter())
     router.callback_query.register(on_call_off_press, CallOffCb.filter())
     router.callback_query.register(on_rematch, RematchCb.filter())

@@ -92,8 +92,9 @@ class Members:
         return member
 
     def forget(self, chat_id: int, user_id: int) -> None:
-        """The bot heard that ``user_id`` left ``chat_id`` (or was removed):
-        the remembered answer goes, so the next question asks Telegram."""
+        """The bot heard that ``user_id`` left ``chat_id`` (or was removed),
+        or joined it: the remembered answer goes, so the next question asks
+        Telegram."""
         self._known.pop((chat_id, user_id), None)
 
     def _may_ask(self, chat_id: int, user_id: int, now: float) -> bool:

@@ -354,3 +354,26 @@ async def test_a_failed_membership_question_is_not_remembered(
     assert answer["text"] is None
     await fake.wait_for(lambda: "Борис" in table.table_message().text, message="Борис seated")
     assert member_questions(fake, boris) == asked + 2
+
+
+async def test_someone_who_joins_is_seated_at_once(
+    fake: FakeTelegram, db_path: Path, running_bot: InProcessBot
+) -> None:
+    """Вера, not yet in the group, is refused a seat (Telegram's "no" is
+    remembered for a minute); she is added, the bot hears it, and her next
+    press seats her at once."""
+    table, _, _ = await victims(fake)
+    table_id = table_of(db_path, GROUP)
+    vera = fake.add_user(8141, "Вера")
+    await fake.start_bot(vera)
+    message = table.table_message()
+    sit = fake.find_button(message, text_contains="Юг").value
+    assert sit is not None
+    press = await fake.press_raw(vera, GROUP, message.message_id, sit)
+    assert (await press.answer())["text"] == UNAVAILABLE
+    fake.add_member(GROUP, vera, by_user=table.users[0])
+    await fake.wait_idle(quiet=0.1)
+    answer = await press_label(fake, vera, table.table_message(), "Юг")
+    assert answer["text"] is None
+    await fake.wait_for(lambda: "Вера" in table.table_message().text, message="Вера seated")
+    assert vera.id in seated(db_path, table_id)
