@@ -38,17 +38,16 @@ class RematchService:
         old = await self.reg.get(table_id)
         assert old is not None
         # A finished table's seats no longer change: Telegram is asked about
-        # them before the group's lock, all at once (and only once the
+        # them before the group's lock, all at once, once (and only once the
         # presser may ask for a rematch at all).
-        if person.user_id in old.seats:
-            members = await self._still_members(old)
-            allowed = person.user_id in members
-        else:
-            members, allowed = set(), False
-        if not allowed:
-            if not await self.tables.is_admin(chat_id, person.user_id):
-                raise UserError("err-rematch-rights")
-            members = members or await self._still_members(old)
+        answers = await self._answers(old) if person.user_id in old.seats else None
+        mine = answers.get(person.user_id) if answers is not None else False
+        if not mine and not await self.tables.is_admin(chat_id, person.user_id):
+            # A player Telegram said nothing about may well be in the group.
+            raise UserError("err-member-unknown" if mine is None else "err-rematch-rights")
+        if answers is None:  # an admin who did not play: asked now, once
+            answers = await self._answers(old)
+        members = {uid for uid, member in answers.items() if member}
         async with self.reg.chat_lock(chat_id):
             if await repo_calls.rematch_of(self.ctx.db, table_id) is not None:
                 raise UserError("err-rematch-done")
@@ -79,10 +78,10 @@ class RematchService:
                     raise
                 raise UserError("err-rematch-done") from None
 
-    async def _still_members(self, old: LiveTable) -> set[int]:
-        """The people seated at ``old`` who are in its group now, as
-        Telegram says; one it gave no answer about is left out too (they
-        may sit down themselves)."""
-        seated = [uid for uid in old.seats if uid is not None]
+    async def _answers(self, old: LiveTable) -> dict[int, bool | None]:
+        """What Telegram says of each person seated at ``old``: in its group
+        now, not, or None (no answer: left out of the rematch, as one not in
+        the group; they may sit down themselves)."""
+        seated = list(dict.fromkeys(uid for uid in old.seats if uid is not None))
         answers = await asyncio.gather(*(self.tables.is_member(old.chat_id, u) for u in seated))
-        return {uid for uid, member in zip(seated, answers, strict=True) if member}
+        return dict(zip(seated, answers, strict=True))

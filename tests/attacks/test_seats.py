@@ -289,6 +289,44 @@ async def test_the_rematch_seats_nobody_who_left_the_group(
     assert seated(db_path, new) == [anna.id, None, None, None]
 
 
+async def test_the_rematch_asks_telegram_once_and_says_try_again_without_an_answer(
+    fake: FakeTelegram, db_path: Path, clock: FakeClock, clocked_bot: InProcessBot
+) -> None:
+    """Telegram does not answer about the players: Борис, who played, is
+    told to try again (not that only players may ask); Анна, who played
+    and is the group's admin, opens the rematch, and Telegram is asked about
+    each player once, not again because no answer came."""
+    anna, boris, vera = (
+        fake.add_user(8151 + i, n) for i, n in enumerate(("Анна", "Борис", "Вера"))
+    )
+    table = await open_table(
+        fake,
+        GROUP,
+        [anna, boris, vera],
+        seats=["Восток", "Юг"],
+        club=True,
+        title=TITLE,
+        supergroup=True,
+    )
+    await play_moves(table, table.game_over)
+    await fake.wait_idle(quiet=0.1)
+    over = next(m for m in fake.chat_messages(GROUP) if "Игра окончена!" in m.text)
+    rematch = fake.find_button(over, text_contains="Ещё партию").value
+    assert rematch is not None
+    clock.advance(61)  # what Telegram said at the seats is old
+    fake.inject("500", method="getChatMember", count=3)
+    press = await fake.press_raw(boris, GROUP, over.message_id, rematch)
+    assert (await press.answer())["text"] == TRY_AGAIN
+    await fake.wait_idle(quiet=0.05)
+    asked = len(fake.calls_to("getChatMember"))
+    fake.inject("500", method="getChatMember", count=3)
+    answer = await press_label(fake, anna, over, "Ещё партию")
+    assert "Новый стол открыт" in answer["text"]
+    # Three players and whether Анна is an admin: four questions.
+    assert len(fake.calls_to("getChatMember")) == asked + 4
+    assert seated(db_path, table_of(db_path, GROUP)) == [None] * 4
+
+
 async def test_one_person_cannot_make_the_bot_ask_about_a_stream_of_tables(
     fake: FakeTelegram, db_path: Path, clock: FakeClock, clocked_bot: InProcessBot
 ) -> None:
