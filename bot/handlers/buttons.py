@@ -27,7 +27,7 @@ from bot.callbacks import (
     TableCb,
     WhyCb,
 )
-from bot.handlers.common import in_own_chat, person
+from bot.handlers.common import in_own_chat, person, pressed_in
 from bot.i18n import popup
 from bot.services.charts import ChartService
 from bot.services.errors import UserError
@@ -55,12 +55,6 @@ async def on_hand(cb: CallbackQuery, callback_data: HandCb, play: PlayService) -
 async def on_why(cb: CallbackQuery, callback_data: WhyCb, play: PlayService) -> None:
     key = await play.why(callback_data.t, cb.from_user.id, callback_data.s, callback_data.a)
     raise UserError(key)
-
-
-def pressed_in(cb: CallbackQuery) -> int:
-    """The chat of the pressed message (0: none): the services hold a table's
-    buttons to its own group, since their data can be forged from any chat."""
-    return cb.message.chat.id if cb.message is not None else 0
 
 
 async def on_table(
@@ -116,7 +110,7 @@ async def on_lookup(
     cb: CallbackQuery, callback_data: LookupCb, i18n: I18nContext, lookups: LookupService
 ) -> None:
     """Answered in a pop-up, or in the private chat when too long: never in the group."""
-    chat_id = cb.message.chat.id if cb.message is not None else 0
+    chat_id = pressed_in(cb)
     text, private = await lookups.button(
         callback_data.t, callback_data.k, cb.from_user.id, chat_id, i18n.locale
     )
@@ -130,7 +124,7 @@ async def on_chart(
     cb: CallbackQuery, callback_data: ChartCb, i18n: I18nContext, charts: ChartService
 ) -> None:
     """Drawing takes a moment: the press is answered at once, the chart follows."""
-    chat_id = cb.message.chat.id if cb.message is not None else 0
+    chat_id = pressed_in(cb)
     key = await charts.for_person(callback_data.t, cb.from_user.id, chat_id, i18n.locale)
     await cb.answer(popup(i18n.get(key)))
 

@@ -99,6 +99,12 @@ def subject(message: Message) -> User | None:
     return message.from_user
 
 
+def pressed_in(cb: CallbackQuery) -> int:
+    """The chat of the pressed message (0: none): the services hold a table's
+    buttons to its own group, since their data can be forged from any chat."""
+    return cb.message.chat.id if cb.message is not None else 0
+
+
 def in_own_chat(cb: CallbackQuery) -> bool:
     """A filter for buttons that only ever sit in the presser's private chat
     with the bot (moves, the hand, forgetting oneself): the same data pressed

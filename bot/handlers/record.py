@@ -9,7 +9,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import RecordCb
-from bot.handlers.common import answer, author, place
+from bot.handlers.common import answer, author, place, pressed_in
 from bot.i18n import popup
 from bot.services.errors import UserError
 from bot.services.record import RecordService
@@ -20,7 +20,7 @@ async def on_record_button(
     cb: CallbackQuery, callback_data: RecordCb, i18n: I18nContext, records: RecordService
 ) -> None:
     """The record goes to the presser's private chat; the group sees nothing."""
-    chat_id = cb.message.chat.id if cb.message is not None else 0
+    chat_id = pressed_in(cb)
     key = await records.button(
         callback_data.t, callback_data.n, cb.from_user.id, chat_id, i18n.locale
     )

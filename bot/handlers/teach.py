@@ -9,7 +9,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import HINTS, HintCb, TableCb
-from bot.handlers.common import answer, in_own_chat, person
+from bot.handlers.common import answer, in_own_chat, person, pressed_in
 from bot.i18n import popup
 from bot.services.replies import Replies
 from bot.services.tables import TableService
@@ -26,7 +26,7 @@ async def on_hint(
 
 
 async def on_hints_option(cb: CallbackQuery, callback_data: TableCb, tables: TableService) -> None:
-    chat_id = cb.message.chat.id if cb.message is not None else 0
+    chat_id = pressed_in(cb)
     await tables.toggle_hints(callback_data.t, person(cb.from_user), chat_id)
     await cb.answer()
 
