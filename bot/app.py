@@ -55,6 +55,7 @@ from bot.services.play import PlayService
 from bot.services.record import RecordService
 from bot.services.rematch import RematchService
 from bot.services.replies import Replies
+from bot.services.seats import SeatService
 from bot.services.tables import TableService
 from bot.services.teach import TeachService
 from bot.services.timers import Timers
@@ -208,10 +209,10 @@ class App:
             self.play,
             lambda chat, user: is_admin(bot, chat, user),
             on_open=self.calls.on_open,
-            is_member=members,
         )
+        self.seats = SeatService(self.tables, members)
         self.lookups = LookupService(self.registry)
-        self.rematch = RematchService(self.registry, self.tables)
+        self.rematch = RematchService(self.registry, self.tables, members)
         self.records = RecordService(self.registry)
         self.teach = TeachService(self.registry, self.play)
         self.club = ClubService(self.registry, self.play, self.afterword)
@@ -259,6 +260,7 @@ class App:
             )
         dp.callback_query.outer_middleware(OwnButtons())
         dp["tables"] = self.tables
+        dp["seats"] = self.seats
         dp["play"] = self.play
         dp["lookups"] = self.lookups
         dp["teach"] = self.teach

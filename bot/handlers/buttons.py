@@ -34,6 +34,7 @@ from bot.services.errors import UserError
 from bot.services.lookups import LookupService
 from bot.services.play import PlayService
 from bot.services.replies import Replies
+from bot.services.seats import SeatService
 from bot.services.tables import TableService
 
 
@@ -62,18 +63,19 @@ async def on_table(
     callback_data: TableCb,
     i18n: I18nContext,
     tables: TableService,
+    seats: SeatService,
     replies: Replies,
 ) -> None:
     who = person(cb.from_user)
     t, op, v = callback_data.t, callback_data.op, callback_data.v
     chat_id = pressed_in(cb)
     if op == SIT:
-        link = await tables.sit(t, who, v, chat_id)
+        link = await seats.sit(t, who, v, chat_id)
         if link is not None:
             await cb.answer(url=link)
             return
     elif op == STAND:
-        await tables.stand(t, who, chat_id)
+        await seats.stand(t, who, chat_id)
     elif op == PRESET:
         await tables.set_preset(t, who, chat_id, "club" if v == 1 else "classic")
     elif op == OPTIONS:

@@ -11,6 +11,7 @@ from bot.callbacks import CANCEL_NO, CANCEL_YES, TableCb
 from bot.handlers.common import anonymous_admin, answer, author, is_admin, place
 from bot.services.errors import UserError
 from bot.services.replies import Replies
+from bot.services.seats import SeatService
 from bot.services.tables import TableService
 from bot.views.keyboard import button, keyboard
 
@@ -27,12 +28,12 @@ async def on_newgame(
 
 
 async def on_leave(
-    message: Message, i18n: I18nContext, tables: TableService, replies: Replies
+    message: Message, i18n: I18nContext, seats: SeatService, replies: Replies
 ) -> None:
     who = author(message)
     if who is None:
         raise UserError("err-write-as-yourself")
-    outcome = await tables.leave(place(message), who)
+    outcome = await seats.leave(place(message), who)
     await answer(message, replies, i18n.get(outcome))
 
 

@@ -14,7 +14,8 @@ from bot.i18n import esc
 from bot.services.errors import UserError
 from bot.services.play import PlayService
 from bot.services.replies import Replies
-from bot.services.tables import UNAVAILABLE, TableService
+from bot.services.seats import UNAVAILABLE, SeatService
+from bot.services.tables import TableService
 
 #: ``join_<table>_<seat>_<key>``: the table's secret key (bot/storage/repo.py)
 #: makes the link; an older link without it, or anything else, is refused.
@@ -26,6 +27,7 @@ async def on_start(
     command: CommandObject,
     i18n: I18nContext,
     tables: TableService,
+    seats: SeatService,
     play: PlayService,
     replies: Replies,
 ) -> None:
@@ -38,7 +40,7 @@ async def on_start(
         match = JOIN.match(args)
         if match is None:
             raise UserError(UNAVAILABLE)
-        live = await tables.join_from_link(int(match[1]), int(match[2]), match[3], who)
+        live = await seats.join_from_link(int(match[1]), int(match[2]), match[3], who)
         await answer(message, replies, i18n.get("joined", group=esc(live.chat_title)))
         return
     await answer(message, replies, i18n.get("welcome", name=esc(who.first_name)))

@@ -16,7 +16,7 @@ from bot.services.live import Registry
 from bot.services.membership import Members
 from bot.services.rematch import RematchService
 from bot.services.replies import Replies
-from bot.services.tables import TableService
+from bot.services.seats import SeatService
 from bot.views.keyboard import Keyboard, button, keyboard
 from bot.views.social import call_off_keyboard, call_toggled
 
@@ -91,7 +91,7 @@ async def on_call_press(
     callback_data: CallCb,
     i18n: I18nContext,
     calls: CallService,
-    tables: TableService,
+    seats: SeatService,
     registry: Registry,
     replies: Replies,
 ) -> None:
@@ -121,7 +121,7 @@ async def on_call_press(
         await replies.edit(chat.id, cb.message.message_id, i18n.get("call-off-private"))
         await cb.answer()
     elif op == CALL_SIT:
-        seated = await tables.join_from_call(chat_id, callback_data.t, who)
+        seated = await seats.join_from_call(chat_id, callback_data.t, who)
         if isinstance(seated, str):  # the bot must be started first
             await cb.answer(url=seated)
             return

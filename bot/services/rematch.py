@@ -18,15 +18,17 @@ import sqlite3
 from bot.model import LiveTable, Place
 from bot.services.errors import UserError
 from bot.services.live import Registry
+from bot.services.seats import MemberCheck
 from bot.services.tables import Opening, Person, TableService
 from bot.storage import repo, repo_calls
 
 
 class RematchService:
-    def __init__(self, reg: Registry, tables: TableService) -> None:
+    def __init__(self, reg: Registry, tables: TableService, is_member: MemberCheck) -> None:
         self.reg = reg
         self.ctx = reg.ctx
         self.tables = tables
+        self.is_member = is_member
 
     async def rematch(self, table_id: int, chat_id: int, person: Person) -> LiveTable:
         """Pressed in group ``chat_id`` on finished table ``table_id``'s
@@ -83,5 +85,5 @@ class RematchService:
         now, not, or None (no answer: left out of the rematch, as one not in
         the group; they may sit down themselves)."""
         seated = list(dict.fromkeys(uid for uid in old.seats if uid is not None))
-        answers = await asyncio.gather(*(self.tables.is_member(old.chat_id, u) for u in seated))
+        answers = await asyncio.gather(*(self.is_member(old.chat_id, u) for u in seated))
         return dict(zip(seated, answers, strict=True))
