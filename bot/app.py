@@ -48,6 +48,7 @@ from bot.services.calls import CallService
 from bot.services.charts import ChartService
 from bot.services.claims import ClaimService, ClaimVotes
 from bot.services.club import ClubService, record_partners
+from bot.services.group_events import GroupEvents
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
 from bot.services.membership import Members, ask_telegram
@@ -163,9 +164,9 @@ class App:
             self.bot,
             s,
             on_forbidden=lambda chat, why, at: self.play.on_forbidden(chat, why, at),
-            on_migrated=lambda old, new: self.tables.after_migration(old, new),
+            on_migrated=lambda old, new: self.groups.after_migration(old, new),
             request_timeout=30,
-            on_topic_gone=lambda chat, thread, deleted: self.tables.topic_gone(
+            on_topic_gone=lambda chat, thread, deleted: self.groups.topic_gone(
                 chat, thread, deleted
             ),
         )
@@ -211,6 +212,7 @@ class App:
             on_open=self.calls.on_open,
         )
         self.seats = SeatService(self.tables, members)
+        self.groups = GroupEvents(self.tables)
         self.lookups = LookupService(self.registry)
         self.rematch = RematchService(self.registry, self.tables, members)
         self.records = RecordService(self.registry)
@@ -261,6 +263,7 @@ class App:
         dp.callback_query.outer_middleware(OwnButtons())
         dp["tables"] = self.tables
         dp["seats"] = self.seats
+        dp["groups"] = self.groups
         dp["play"] = self.play
         dp["lookups"] = self.lookups
         dp["teach"] = self.teach

@@ -9,6 +9,7 @@ from aiogram.types import ChatMemberUpdated, Message
 
 from bot.handlers.common import person, thread_of
 from bot.services.calls import CallService
+from bot.services.group_events import GroupEvents
 from bot.services.play import PlayService
 from bot.services.tables import TableService
 
@@ -17,7 +18,11 @@ PRESENT = {"member", "administrator", "creator", "restricted"}
 
 
 async def on_my_member(
-    event: ChatMemberUpdated, tables: TableService, play: PlayService, calls: CallService
+    event: ChatMemberUpdated,
+    tables: TableService,
+    groups: GroupEvents,
+    play: PlayService,
+    calls: CallService,
 ) -> None:
     old, new = event.old_chat_member.status, event.new_chat_member.status
     gone, back = new in GONE and old not in GONE, new in PRESENT and old in GONE
@@ -31,22 +36,22 @@ async def on_my_member(
     elif gone:
         # Nobody is called to a group the bot is not in (added back: asked anew).
         await calls.group_gone(event.chat.id)
-        await tables.bot_removed(event.chat.id)
+        await groups.bot_removed(event.chat.id)
     elif back:
-        await tables.bot_added(event.chat.id)
+        await groups.bot_added(event.chat.id)
 
 
-async def on_migrate(message: Message, tables: TableService) -> None:
+async def on_migrate(message: Message, groups: GroupEvents) -> None:
     assert message.migrate_to_chat_id is not None
-    await tables.migrated(message.chat.id, message.migrate_to_chat_id)
+    await groups.migrated(message.chat.id, message.migrate_to_chat_id)
 
 
-async def on_topic_closed(message: Message, tables: TableService) -> None:
-    await tables.topic_gone(message.chat.id, thread_of(message), deleted=False)
+async def on_topic_closed(message: Message, groups: GroupEvents) -> None:
+    await groups.topic_gone(message.chat.id, thread_of(message), deleted=False)
 
 
-async def on_topic_reopened(message: Message, tables: TableService) -> None:
-    await tables.topic_reopened(message.chat.id, thread_of(message))
+async def on_topic_reopened(message: Message, groups: GroupEvents) -> None:
+    await groups.topic_reopened(message.chat.id, thread_of(message))
 
 
 def build() -> Router:

@@ -1,30 +1,25 @@
-"""Opening a table in a group, choosing the rules, starting and cancelling,
-and the group's own events (the bot removed, a topic closed, a migration).
-Taking seats and leaving them: :mod:`bot.services.seats`."""
+"""Opening a table in a group, choosing the rules, starting and cancelling.
+Seats: :mod:`bot.services.seats`; the group's events: :mod:`bot.services.group_events`."""
 
 from __future__ import annotations
 
 import dataclasses
-import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.i18n import esc
-from bot.model import NO_CREATOR, LiveTable, Pause, Place, TableStatus, rules_to_json
-from bot.outbox import enqueue_put, enqueue_send, forget_key
+from bot.model import NO_CREATOR, LiveTable, Place, TableStatus, rules_to_json
+from bot.outbox import enqueue_put
 from bot.pace import PACES
 from bot.services import render
 from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
-from bot.storage import repo, repo_calls, repo_club, repo_tail
+from bot.storage import repo, repo_club, repo_tail
 from bot.storage.db import Conn
 from bot.views.table import OPTION_VALUES
 from engine import EngineError, Rules
 from engine.ai import LEVELS
 from engine.rules import PRESETS
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,19 +38,6 @@ AdminCheck = Callable[[int, int], Awaitable[bool]]
 
 #: Run in the transaction that opens a table (the calls to its group's subscribers).
 OpenHook = Callable[[Conn, LiveTable], Awaitable[None]]
-
-
-async def _nobody_is_admin(chat_id: int, user_id: int) -> bool:
-    return False
-
-
-def pause_key(reason: Pause) -> str:
-    """The private line that tells the players why their game waits."""
-    return {
-        Pause.BOT_REMOVED: "paused-private",
-        Pause.TOPIC_CLOSED: "paused-topic-private",
-        Pause.TOPIC_DELETED: "paused-topic-deleted-private",
-    }[reason]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +65,7 @@ class TableService:
         self,
         reg: Registry,
         play: PlayService,
-        is_admin: AdminCheck = _nobody_is_admin,
+        is_admin: AdminCheck,
         *,
         on_open: OpenHook,
     ) -> None:
@@ -288,40 +270,35 @@ class TableService:
         async with self.reg.lock(table_id):
             live = await self._creator_table(table_id, person, chat_id)
             i = PACES.index(live.pace) if live.pace in PACES else 0
-            live.pace = PACES[(i + 1) % len(PACES)]
-            async with self.ctx.db.tx() as conn:
-                await repo.update_table(conn, table_id, pace=live.pace)
-                await render.table_message(conn, self.reg, live)
-        self.ctx.outbox.wake()
+            pace = PACES[(i + 1) % len(PACES)]
+            await self._change(live, "pace", pace, pace)
 
     async def toggle_hints(self, table_id: int, person: Person, chat_id: int) -> None:
         """The option «Подсказки»: a table setting, not a rule of the game."""
         async with self.reg.lock(table_id):
             live = await self._creator_table(table_id, person, chat_id)
-            live.hints = not live.hints
-            try:
-                async with self.ctx.db.tx() as conn:
-                    await repo.update_table(conn, table_id, hints=int(live.hints))
-                    await render.table_message(conn, self.reg, live, table_id in self._options_open)
-            except BaseException:
-                live.hints = not live.hints
-                raise
-        self.ctx.outbox.wake()
+            await self._change(live, "hints", not live.hints, int(not live.hints))
 
     async def cycle_ai_level(self, table_id: int, person: Person, chat_id: int) -> None:
         """The computer's strength at this table: the next of the engine's levels."""
         async with self.reg.lock(table_id):
             live = await self._creator_table(table_id, person, chat_id)
-            before = live.ai_level
-            i = LEVELS.index(before) if before in LEVELS else len(LEVELS) - 1
-            live.ai_level = LEVELS[(i + 1) % len(LEVELS)]
-            try:
-                async with self.ctx.db.tx() as conn:
-                    await repo.update_table(conn, table_id, ai_level=live.ai_level)
-                    await render.table_message(conn, self.reg, live, table_id in self._options_open)
-            except BaseException:
-                live.ai_level = before
-                raise
+            i = LEVELS.index(live.ai_level) if live.ai_level in LEVELS else len(LEVELS) - 1
+            level = LEVELS[(i + 1) % len(LEVELS)]
+            await self._change(live, "ai_level", level, level)
+
+    async def _change(self, live: LiveTable, field: str, value: object, stored: object) -> None:
+        """One table setting (``field``: pace, hints, the computer's strength)
+        changed in memory and stored in one transaction, put back if that fails."""
+        before = getattr(live, field)
+        setattr(live, field, value)
+        try:
+            async with self.ctx.db.tx() as conn:
+                await repo.update_table(conn, live.table_id, **{field: stored})
+                await render.table_message(conn, self.reg, live, self.options_shown(live.table_id))
+        except BaseException:
+            setattr(live, field, before)
+            raise
         self.ctx.outbox.wake()
 
     async def show_options(self, table_id: int, person: Person, chat_id: int, show: bool) -> None:
@@ -417,118 +394,3 @@ class TableService:
         return live
 
     # ------------------------------------------------ the group itself
-    async def bot_removed(self, chat_id: int) -> None:
-        """The group removed the bot. Its running games are kept and wait (no
-        deadlines, no computer moves, presses refused) until the bot is back;
-        the players learn why in private, since the group cannot be written to."""
-        for row in await repo.live_tables_in_chat(self.ctx.db, chat_id):
-            await self._pause(row.table_id, Pause.BOT_REMOVED)
-
-    async def topic_gone(self, chat_id: int, thread_id: int, deleted: bool) -> None:
-        """The table's forum topic was closed (or deleted): its game waits, as
-        when the bot is removed, until the topic is open again."""
-        row = await repo.live_table(self.ctx.db, chat_id, thread_id)
-        if row is not None and thread_id:
-            await self._pause(row.table_id, Pause.TOPIC_DELETED if deleted else Pause.TOPIC_CLOSED)
-
-    async def _pause(self, table_id: int, reason: Pause) -> None:
-        async with self.reg.lock(table_id):
-            live = await self.reg.get(table_id)
-            if live is None or live.status != "playing" or live.paused >= reason:
-                return
-            before = live.paused
-            live.paused = reason
-            try:
-                async with self.ctx.db.tx() as conn:
-                    await repo.update_table(conn, live.table_id, paused=int(reason))
-                    await self.play.schedule(conn, live)
-                    if not before:
-                        await self._tell_players(conn, live, pause_key(reason))
-            except BaseException:
-                live.paused = before
-                raise
-        log.info("table %s paused (%s) in chat %s", live.table_id, reason.name, live.chat_id)
-        self.play.on_change()
-
-    async def bot_added(self, chat_id: int) -> None:
-        """Added back: a paused game goes on from where it stopped, with a fresh
-        table message at the bottom of the chat; an open table is shown again."""
-        for row in await repo.live_tables_in_chat(self.ctx.db, chat_id):
-            await self._resume(row.table_id, "resumed-note", fresh=True)
-
-    async def topic_reopened(self, chat_id: int, thread_id: int) -> None:
-        """The table's topic is open again: its game goes on."""
-        row = await repo.live_table(self.ctx.db, chat_id, thread_id)
-        if row is not None and thread_id:
-            await self._resume(row.table_id, "resumed-topic-note", fresh=False)
-
-    async def _resume(self, table_id: int, note: str, *, fresh: bool) -> None:
-        """A paused game goes on; ``fresh``: the table message is posted anew
-        (the old one may be gone with the bot's removal)."""
-        async with self.reg.lock(table_id):
-            live = await self.reg.get(table_id)
-            if live is None or live.ended:
-                return
-            before = live.paused
-            if not before and not fresh:
-                return
-            live.paused = Pause.NONE
-            try:
-                async with self.ctx.db.tx() as conn:
-                    if fresh:
-                        await forget_key(conn, render.table_key(live.table_id))
-                    if before:
-                        await repo.update_table(conn, live.table_id, paused=0)
-                        await self.play.schedule(conn, live)
-                        tr = self.reg.tr_group(live)
-                        await render.group_note(conn, live, tr(note))
-                        await self._tell_players(conn, live, "resumed-private")
-                    await render.table_message(
-                        conn, self.reg, live, live.table_id in self._options_open
-                    )
-            except BaseException:
-                live.paused = before
-                raise
-        self.play.on_change()
-        if before:
-            log.info("table %s resumed in chat %s", live.table_id, live.chat_id)
-            self.play.kick(live.table_id)
-
-    async def _tell_players(self, conn: Conn, live: LiveTable, key: str) -> None:
-        """A private line to each seated person who can receive it."""
-        for seat, uid in live.humans():
-            if seat not in live.blocked:
-                ut = self.reg.tr_user(uid, live.lang)
-                await enqueue_send(conn, uid, ut(key, group=esc(live.chat_title)))
-
-    async def migrated(self, old: int, new: int) -> None:
-        """The group became a supergroup (the service message in the old chat):
-        the outbox moves its queue, then calls :meth:`after_migration`."""
-        await self.ctx.outbox.migrate(old, new)
-
-    async def after_migration(self, old: int, new: int) -> None:
-        """The outbox has moved its rows to the new chat (it learnt of the move
-        from Telegram, or from :meth:`migrated`): the tables follow, cached and
-        stored, and the table message is shown in the new chat, since the old
-        chat's messages cannot be edited there. Called again for the same move
-        (another call to the old id), it edits that one message, never a second."""
-        async with self.ctx.db.tx() as conn:
-            await repo.move_tables_to_chat(conn, old, new)
-            await repo_calls.move_chat(conn, old, new)
-        for table_id in self.reg.cached_in_chat(old):
-            async with self.reg.lock(table_id):
-                live = self.reg.cached(table_id)
-                if live is not None and live.chat_id == old:
-                    live.chat_id = new
-        for row in await repo.live_tables_in_chat(self.ctx.db, new):
-            async with self.reg.lock(row.table_id):
-                live = await self.reg.get(row.table_id)
-                if live is None or live.chat_id != new or live.ended:
-                    continue
-                async with self.ctx.db.tx() as conn:
-                    # The old chat's message is forgotten (queue.move_chat): this
-                    # sends it in the new chat the first time, then edits it.
-                    await render.table_message(
-                        conn, self.reg, live, live.table_id in self._options_open
-                    )
-        self.play.on_change()

@@ -70,8 +70,10 @@ async def test_foreign_forged_and_stale_buttons_change_nothing(game) -> None:
         (user, user.id, f"m:{t}:{s}:99", "хода нет"),  # an action that does not exist
         (user, user.id, "m:1:x:y", "устарела"),  # garbage in a known prefix
         (user, user.id, "zzz", "устарела"),  # garbage
-        (user, user.id, "t:1:go:0", "уже идёт"),  # start again
-        (user, user.id, "t:1:o:77", "уже идёт"),  # options after the start
+        # The table's buttons pressed outside its group: as no table at all,
+        # whatever its state ("already started" would tell it).
+        (user, user.id, "t:1:go:0", "устарела"),  # start again
+        (user, user.id, "t:1:o:77", "устарела"),  # options after the start
     ]
     # On a message Telegram no longer shows the bot (its buttons cannot be
     # compared), the handlers' own checks answer; on a live message, data
