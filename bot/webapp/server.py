@@ -31,9 +31,6 @@ import contextlib
 import hashlib
 import json
 import logging
-import math
-import time
-from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextvars import ContextVar
 from functools import partial
@@ -52,10 +49,11 @@ from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.membership import Members
 from bot.services.play import PlayService
-from bot.storage.repo import storable
 from bot.webapp.auth import AuthError, Person, authenticate
+from bot.webapp.body import MAX_BODY, json_int, json_object, table_id_of
 from bot.webapp.headers import EVENT_STREAM, NO_STORE, SECURITY_HEADERS
 from bot.webapp.hub import Hub, TooManyStreams
+from bot.webapp.rate import Rate
 from bot.webapp.state import plain, public_state, seat_state
 from bot.webapp.texts import page_texts
 from bot.webapp.watch import record_state, spectator_part
@@ -73,10 +71,6 @@ CONTENT_TYPES = {
 }
 # Telegram's own script is the one thing the page loads from elsewhere.
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
-# What a move's body may hold; anything longer is not a move.
-MAX_BODY = 1024
-# How deep a body may nest: a move is one flat object; a little room beyond.
-MAX_DEPTH = 4
 # Reads (state, stream, record) a person may make per press allowed
 # (PRESS_LIMIT per PRESS_WINDOW): more than any page asks, far less than a flood.
 READS_PER_PRESS = 8
@@ -231,7 +225,7 @@ class TableApp:
     async def _seated(self, person: Person, raw_table: object) -> tuple[LiveTable, int]:
         """The table asked for and the person's seat at it; anyone else is
         refused alike, whether the table exists or not."""
-        table_id = _table_id(raw_table, person.start_param)
+        table_id = table_id_of(raw_table, person.start_param)
         live = await self.reg.get(table_id) if table_id is not None else None
         seat = live.seat_of(person.user_id) if live is not None else None
         if live is None or seat is None:
@@ -256,7 +250,7 @@ class TableApp:
         """The table asked for and the person's seat at it, or None for a
         member of its group watching; anyone else is refused alike, whether
         the table exists or not."""
-        table_id = _table_id(raw_table, person.start_param)
+        table_id = table_id_of(raw_table, person.start_param)
         live = await self.reg.get(table_id) if table_id is not None else None
         if live is None:
             raise Refusal(403, "err-not-at-table")
@@ -315,7 +309,7 @@ class TableApp:
         person = self._person(request)
         self._throttle(person.user_id)
         body = await _body(request)
-        game, seq, value = (_int(body.get(k)) for k in ("game", "seq", key))
+        game, seq, value = (json_int(body.get(k)) for k in ("game", "seq", key))
         outside = allowed is not None and value not in allowed
         if game is None or seq is None or value is None or outside:
             raise Refusal(400, "webapp-err-request")
@@ -346,11 +340,13 @@ class TableApp:
 
     def _throttle(self, user_id: int) -> None:
         """PRESS_LIMIT per PRESS_WINDOW, as for buttons: taps beyond it are refused."""
-        self._moves.take(user_id)
+        if not self._moves.take(user_id):
+            raise Refusal(429, "err-too-fast")
 
     def _throttle_read(self, user_id: int) -> None:
         """READS_PER_PRESS times as many reads: beyond them, refused."""
-        self._reads.take(user_id)
+        if not self._reads.take(user_id):
+            raise Refusal(429, "err-too-fast")
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         """The seat's state now, then again after every change, until the
@@ -367,29 +363,6 @@ class TableApp:
             )
         except TooManyStreams:
             raise Refusal(429, "webapp-err-streams") from None
-
-
-class Rate:
-    """At most ``limit`` calls per ``window`` seconds per person (0: no
-    limit); a call beyond it is refused (429) and not counted."""
-
-    def __init__(self, limit: int, window: float) -> None:
-        self.limit = limit
-        self.window = window
-        self._calls: dict[int, deque[float]] = {}
-
-    def take(self, user_id: int) -> None:
-        if self.limit <= 0:
-            return
-        now = time.monotonic()
-        calls = self._calls.setdefault(user_id, deque())
-        while calls and now - calls[0] > self.window:
-            calls.popleft()
-        if len(calls) >= self.limit:
-            raise Refusal(429, "err-too-fast")
-        calls.append(now)
-        if len(self._calls) > 10_000:  # forget the quiet ones
-            self._calls = {u: c for u, c in self._calls.items() if c and now - c[-1] <= self.window}
 
 
 def _load_static() -> dict[str, tuple[bytes, str]]:
@@ -410,89 +383,9 @@ def _json(data: dict[str, Any]) -> web.Response:
     )
 
 
-def _int(value: object) -> int | None:
-    """A JSON integer (not a bool, not a string of digits)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _table_id(raw: object, start_param: str | None) -> int | None:
-    """From the request, else from the group link's ``startapp=t<id>``."""
-    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) < 19:
-        return int(raw)
-    value = _int(raw)
-    if value is not None:
-        return value
-    if start_param and start_param.startswith("t") and start_param[1:].isdigit():
-        return int(start_param[1:]) if len(start_param) < 20 else None
-    return None
-
-
 async def _body(request: web.Request) -> dict[str, Any]:
-    """A call's JSON body: one object, or 400. Only what a move could be gets
-    through: nothing nested deeper than ``MAX_DEPTH`` (Python's parser
-    recurses, and ~1,000 levels fit in ``MAX_BODY``: a RecursionError, a
-    500), no integer past 64 bits (SQLite cannot take one: OverflowError),
-    no NaN or infinity."""
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        raise Refusal(400, "webapp-err-request")
-    raw = await request.content.read(MAX_BODY + 1)
-    data = _parsed(raw) if len(raw) <= MAX_BODY else None
-    if not isinstance(data, dict):
+    """A call's JSON body: one object as a move could be (:mod:`bot.webapp.body`), or 400."""
+    data = await json_object(request)
+    if data is None:
         raise Refusal(400, "webapp-err-request")
     return data
-
-
-def _parsed(raw: bytes) -> object:
-    """The JSON value of ``raw``; None when it is none, or holds more than a
-    move's body may (above)."""
-    try:
-        text = raw.decode()
-        if _depth(text) > MAX_DEPTH:
-            return None
-        return json.loads(text, parse_int=_int64, parse_float=_finite, parse_constant=_no_constant)
-    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-        return None
-
-
-def _depth(text: str) -> int:
-    """How deep arrays and objects nest in ``text`` (brackets inside strings
-    not counted), read before the parser, which would recurse as deep."""
-    deepest = depth = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
-def _int64(digits: str) -> int:
-    """A JSON integer that fits SQLite's INTEGER; ValueError past 64 bits."""
-    value = int(digits)
-    if not storable(value):
-        raise ValueError("an integer past 64 bits")
-    return value
-
-
-def _finite(digits: str) -> float:
-    """A JSON number with a fraction or exponent; ValueError for ``1e999``."""
-    value = float(digits)
-    if not math.isfinite(value):
-        raise ValueError("not a finite number")
-    return value
-
-
-def _no_constant(name: str) -> object:
-    """``NaN``, ``Infinity``, ``-Infinity``: Python's parser takes them, JSON has none."""
-    raise ValueError(f"{name} is not JSON")
