@@ -10,19 +10,19 @@ claimer can see.
   only when the claim ends the hand, never after a refusal.
 - A claim the real cards would allow but the claimer cannot see (a guess,
   like J♠ J♣ 5♣ where the right lead depends on the hidden layout:
-  tests/engine/test_claim.py) is no proof: the opponents vote, and the
+  tests/claim_judge.py) is no proof: the opponents vote, and the
   bot's answer says nothing about the hidden cards.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 import test_claims as kit
+from claim_judge import observed_brute
 from fake_telegram import FakeTelegram
 from fake_telegram.models import FakeUser
 from harness import MakeBot, Table, open_table, play_moves
@@ -36,16 +36,6 @@ from engine.scoring import partner
 
 GROUP = kit.GROUP
 CHECK = kit.CHECK
-
-# The plain search over every layout the claimer cannot rule out, from the
-# engine's tests: the judge of a guess here, independent of engine.claim.
-_spec = importlib.util.spec_from_file_location(
-    "engine_claim_tests", Path(__file__).resolve().parents[1] / "engine" / "test_claim.py"
-)
-assert _spec is not None and _spec.loader is not None
-_engine_tests = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_engine_tests)
-observed_brute = _engine_tests.observed_brute
 
 
 def shown(text: str, cards: list[int]) -> list[str]:
