@@ -351,24 +351,33 @@ class _Search:
             counts[seat] += 1
 
 
-def _runs(cards: int, others: int) -> list[int]:
-    """One card of each run of ``cards`` (none of ``others`` between two of
-    them, in one suit), highest first: the likeliest to settle a trick."""
-    out: list[int] = []
+@functools.lru_cache(maxsize=1 << 16)
+def _split(cards: int, others: int) -> tuple[tuple[int, ...], ...]:
+    """``cards`` in runs, lowest first, each lowest first: a run ends where
+    a suit ends or a card of ``others`` lies between two of them. Cards of
+    one run are alike once the trick is over."""
+    runs: list[tuple[int, ...]] = []
+    run: list[int] = []
     prev = -1
     m = cards
     while m:
         low = m & -m
         c = low.bit_length() - 1
         m ^= low
-        between = ((1 << c) - 1) & ~((2 << prev) - 1) if prev >= 0 else 0
-        if prev >= 0 and prev // 13 == c // 13 and not between & others:
-            out[-1] = c  # same run: keep the higher one
-        else:
-            out.append(c)
+        if run and (prev // 13 != c // 13 or ((1 << c) - (2 << prev)) & others):
+            runs.append(tuple(run))
+            run = []
+        run.append(c)
         prev = c
-    out.reverse()
-    return out
+    if run:
+        runs.append(tuple(run))
+    return tuple(runs)
+
+
+def _runs(cards: int, others: int) -> list[int]:
+    """One card of each run of ``cards`` (none of ``others`` between two of
+    them, in one suit), highest first: the likeliest to settle a trick."""
+    return [run[-1] for run in reversed(_split(cards, others))]
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -393,9 +402,7 @@ def _pool_choices(cards: int, others: int, later: int) -> tuple[int, ...]:
     of the same run the ``later`` players may still bring, so it counts by
     how many of the run lie below and above it, each up to ``later``."""
     out: list[int] = []
-    run: list[int] = []
-
-    def flush() -> None:
+    for run in _split(cards, others):
         m = len(run)
         seen = set()
         for i in range(m - 1, -1, -1):
@@ -403,19 +410,5 @@ def _pool_choices(cards: int, others: int, later: int) -> tuple[int, ...]:
             if kind not in seen:
                 seen.add(kind)
                 out.append(run[i])
-
-    prev = -1
-    m = cards
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        m ^= low
-        between = ((1 << c) - 1) & ~((2 << prev) - 1) if prev >= 0 else 0
-        if prev >= 0 and between & others:
-            flush()
-            run = []
-        run.append(c)
-        prev = c
-    flush()
     # Runs were found lowest first: the highest run first, as within each.
     return tuple(sorted(out, reverse=True))
