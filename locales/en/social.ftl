@@ -5,13 +5,13 @@ btn-call-me = 🔔 Call me to the next game
 btn-call-sit = 🪑 Take a seat
 btn-call-off = 🔕 Stop calling me
 call-on = 🔔 I'll call you when a table opens in «{ $group }» (at most once an hour). To stop: /call_me off.
-call-on-start = So that I can write to you, press Start at @{ $bot } in a private chat.
+call-on-start = So that I can write to you, press “Start” at @{ $bot } in a private chat.
 call-off = 🔕 I won't call you to «{ $group }» any more. To be called again: /call_me.
 call-off-private = 🔕 I won't call you any more. To be called again: /call_me in the group.
 call-already = 🔔 You're on the list already: I'll call you when a table opens in «{ $group }». To stop: /call_me off.
 err-call-not-yours = This button is for the person who asked to be called.
 err-call-args = Like this: /call_me to be called or not, /call_me off to stop.
-err-call-not-member = You are no longer in «{ $group }»: no seat there, and no more calls from it.
+err-call-not-member = You are no longer in «{ $group }»: you can no longer sit down there, and no more calls from it.
 call-in-group = Send /call_me in the group where you play: I'll call you here when a table opens there.
 call-new-table = 🔔 A table opened in «{ $group }»: { $free ->
     [one] { $free } seat free
@@ -27,5 +27,5 @@ err-rematch-rights = One more game is for those who played at this table, or a g
 
 opt-ai = 🤖 Computer
 ai-level-novice = novice
-ai-level-amateur = club
+ai-level-amateur = amateur
 ai-level-master = master

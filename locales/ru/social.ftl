@@ -5,13 +5,13 @@ btn-call-me = 🔔 Звать меня на игру
 btn-call-sit = 🪑 Сесть за стол
 btn-call-off = 🔕 Больше не звать
 call-on = 🔔 Позову вас, когда в «{ $group }» откроют стол (не чаще раза в час). Не звать: /call_me off.
-call-on-start = Чтобы я мог написать вам, нажмите Start у @{ $bot } в личном чате.
+call-on-start = Чтобы я мог написать вам, нажмите «Запустить» у @{ $bot } в личном чате.
 call-off = 🔕 Больше не зову вас в «{ $group }». Снова звать: /call_me.
 call-off-private = 🔕 Больше не зову вас. Снова звать: /call_me в группе.
 call-already = 🔔 Вы уже в списке: позову, когда в «{ $group }» откроют стол. Не звать: /call_me off.
 err-call-not-yours = Эта кнопка — для того, кто просил звать.
 err-call-args = Так: /call_me — звать или не звать, /call_me off — не звать.
-err-call-not-member = Вы больше не в группе «{ $group }»: место там не дам и звать больше не буду.
+err-call-not-member = Вы больше не в группе «{ $group }»: сесть там уже не получится, и звать больше не буду.
 call-in-group = Напишите /call_me в группе, где играете: я позову вас сюда, когда там откроют стол.
 call-new-table = 🔔 В «{ $group }» открыли стол: { $free ->
     [one] свободно { $free } место
@@ -28,5 +28,5 @@ err-rematch-rights = Ещё партию открывает тот, кто иг�
 
 opt-ai = 🤖 Компьютер
 ai-level-novice = новичок
-ai-level-amateur = клуб
+ai-level-amateur = любитель
 ai-level-master = мастер

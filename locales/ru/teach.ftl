@@ -11,7 +11,7 @@ hints-used = 💡 Подсказок за игру: { $players }
 err-hints-off = Подсказки за этим столом выключены.
 
 hint-play = 💡 Мастер сыграл бы { $card }: { $reason }
-hint-bid = 💡 Мастер заказал бы { $bid }: { $reason }
+hint-bid = 💡 Мастер заявил бы { $bid }: { $reason }
 hint-exchange = 💡 Мастер отдал бы { $card }: { $reason }
 hint-blind = 💡 Мастер заявил бы слепой ноль: { $reason }
 hint-look = 💡 Мастер открыл бы карты: слепой ноль здесь не нужен.
@@ -46,7 +46,7 @@ review-play = { $n }. <b>Взятка { $trick }.</b> { $position } Ваши к�
        *[many] очков
     }.
 review-bid = { $n }. <b>Заявка.</b> { $position } Ваши карты: { $cards }.
-    Вы заказали { $played }, мастер заказал бы { $better }: { $reason }. Разница ≈ { $gain } { $gain ->
+    Вы заявили { $played }, мастер заявил бы { $better }: { $reason }. Разница ≈ { $gain } { $gain ->
         [one] очко
         [few] очка
        *[many] очков
