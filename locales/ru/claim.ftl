@@ -38,8 +38,8 @@ claim-waiting = ⏳ Вы сказали «Остальные мои»: ждём 
 claim-ask = 🙌 «{ $group }»: { $name } заявляет, что возьмёт все оставшиеся взятки ({ $left }).
     Карты: { $cards }
     Согласны закончить сдачу так?
-claim-ask-accepted = ✅ «{ $group }»: вы согласились — «Остальные мои». Ждём остальных.
-claim-ask-closed = «{ $group }»: голосование об «Остальные мои» закрыто.
+claim-ask-accepted = ✅ «{ $group }»: вы согласились закончить сдачу. Ждём остальных.
+claim-ask-closed = «{ $group }»: «Остальные мои» — голосование закрыто.
 # Before a vote's deadline, to each voter who has not answered.
 claim-vote-reminder = ⏰ «{ $group }»: ждём вашего ответа на «Остальные мои» — осталось { $left }.
 err-claim-voting = Идёт голосование: «Остальные мои» — ждём ответа соперников.
