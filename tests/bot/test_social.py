@@ -99,7 +99,7 @@ async def test_call_me_calls_once_an_hour_and_seats_in_one_tap(
     # Anna too: she opens the tables below, and nobody is called to their own table.
     await call_me(fake, anna, FORUM)
     # Vera never pressed Start: subscribed, and told what the calls need.
-    await call_me(fake, vera, FORUM, "нажмите Start у @piki_test_bot")
+    await call_me(fake, vera, FORUM, "нажмите «Запустить» у @piki_test_bot")
     # An anonymous admin is not a person who can be called.
     asked = await fake.send_as_group(anna, FORUM, "/call_me")
     await fake.wait_for(reply_to(fake, FORUM, asked, "от своего имени"))

@@ -199,6 +199,6 @@ async def test_english_speaking_player_reads_english(fake, running_bot) -> None:
     await (await fake.press_button(boris, table.table_message(), text_contains="Начать")).answer()
     await fake.wait_for(lambda: any("Hand 1" in m.text for m in fake.chat_messages(anna.id)))
     hand = next(m for m in fake.chat_messages(anna.id) if "Hand 1" in m.text)
-    assert "You are South" in hand.text and "contract" in hand.text
+    assert "You are South" in hand.text and "bids: " in hand.text
     answer = await (await fake.press_raw(anna, anna.id, hand.message_id, "zzz")).answer()
     assert answer["text"] == "This button is out of date."
