@@ -344,9 +344,16 @@ async def test_rematch_seats_the_same_people_with_the_same_settings(
     assert rows(db_path, "SELECT 1 FROM tables WHERE status='open'") == []
     await asyncio.to_thread(ddl, db_path, "DROP TRIGGER no_calls")
 
-    # Anna and Boris press at once: one new table.
+    # The same rematch is under the game's end in each player's own chat
+    # (not a «/newgame» to type); a forged table there is stale.
+    private_end = next(m for m in fake.chat_messages(anna.id) if "игра окончена" in m.text)
+    assert "/newgame" not in private_end.text
+    assert [b.text for b in private_end.buttons()] == ["🔁 Ещё партию"]
+    forged = await fake.press_raw(anna, anna.id, private_end.message_id, "rm:999")
+    assert "устарела" in (await forged.answer())["text"]
+    # Anna in her chat and Boris in the group press at once: one new table.
     presses = [
-        await fake.press_button(anna, over, text_contains="Ещё партию"),
+        await fake.press_button(anna, private_end, text_contains="Ещё партию"),
         await fake.press_button(boris, over, text_contains="Ещё партию"),
     ]
     answers = [(await p.answer())["text"] for p in presses]
