@@ -575,14 +575,16 @@ def sample_tables(texts: Texts) -> str:
     return "\n\n".join(f"```\n{b}\n```" for b in blocks)
 
 
-def test_playing_md_shows_the_table_the_views_make(texts: Texts) -> None:
-    """``PIKI_WRITE_DOCS=1`` writes it; else the doc must match the views."""
+@pytest.mark.parametrize("path", [PLAYING_MD, ROOT / "README.md"])
+def test_the_docs_show_the_table_the_views_make(texts: Texts, path: Path) -> None:
+    """docs/playing.md and the README: ``PIKI_WRITE_DOCS=1`` writes the
+    table there; else the doc must match the views."""
     import os
 
-    doc = PLAYING_MD.read_text(encoding="utf-8")
+    doc = path.read_text(encoding="utf-8")
     start, end = doc.index(BEGIN) + len(BEGIN), doc.index(END)
     made = "\n" + sample_tables(texts) + "\n"
     if os.environ.get("PIKI_WRITE_DOCS"):
-        PLAYING_MD.write_text(doc[:start] + made + doc[end:], encoding="utf-8")
+        path.write_text(doc[:start] + made + doc[end:], encoding="utf-8")
     else:
         assert doc[start:end] == made

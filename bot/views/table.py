@@ -68,7 +68,8 @@ def option_value(tr: Tr, name: str, value: object) -> str:
     if value is None:
         return tr("opt-none")
     if name in ("players", "target", "losing_floor"):
-        return tr(f"optval-{name}", value=str(value) if name != "players" else value)
+        shown = num(value) if isinstance(value, int) and value < 0 else str(value)
+        return tr(f"optval-{name}", value=shown if name != "players" else value)
     return tr(f"optval-{name}-{value}")
 
 
