@@ -243,7 +243,13 @@ class Terminal:
         g = self.game
         rules = self.tr(f"preset-{self.preset}")
         self.say(self.tr("term-start", players=g.n, rules=rules, seed=self.seed))
-        self.say(self.tr("term-your-seat", seat=self.seat(self.me), level=self.level))
+        self.say(
+            self.tr(
+                "term-your-seat",
+                seat=self.seat(self.me),
+                level=self.tr(f"ai-level-{self.level}"),
+            )
+        )
         try:
             while not g.finished:
                 before = public_view(g)

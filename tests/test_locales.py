@@ -12,7 +12,7 @@ from fluent.syntax.ast import Junk, Message
 
 from bot.views.table import OPTION_VALUES
 from engine.errors import CODES
-from engine.rules import FAILED_NIL, PRESETS
+from engine.rules import BOOL_OPTIONS, FAILED_NIL, PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALES = ROOT / "locales"
@@ -56,6 +56,7 @@ def keys_used() -> set[str]:
     used |= {f"cmd-{c}" for c in GROUP_COMMANDS + PRIVATE_COMMANDS}
     used |= {f"result-nil-tricks-{v}" for v in FAILED_NIL}
     used |= {f"part-{k}" for k in ("overtricks", "nil", "bonus", "penalty")}
+    used |= {f"rules-on-{name}" for name in BOOL_OPTIONS}
     return used
 
 

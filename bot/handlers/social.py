@@ -156,10 +156,16 @@ async def on_call_off_press(
 async def on_rematch(
     cb: CallbackQuery, callback_data: RematchCb, i18n: I18nContext, rematch: RematchService
 ) -> None:
-    """Under a final result in the group: the same table again."""
-    if cb.message is None or cb.message.chat.type not in GROUPS:
+    """Under a final result, in the group or a player's own chat: the same
+    table again (in its group either way)."""
+    if cb.message is None:
         raise UserError("err-stale")
-    await rematch.rematch(callback_data.t, cb.message.chat.id, person(cb.from_user))
+    if cb.message.chat.type == "private" and in_own_chat(cb):
+        await rematch.rematch_from_private(callback_data.t, person(cb.from_user))
+    elif cb.message.chat.type in GROUPS:
+        await rematch.rematch(callback_data.t, cb.message.chat.id, person(cb.from_user))
+    else:
+        raise UserError("err-stale")
     await cb.answer(popup(i18n.get("rematch-opened")))
 
 

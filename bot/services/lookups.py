@@ -218,7 +218,8 @@ class LookupService:
         rules = live.rules if live is not None else CLASSIC
         lines = [tr("rules-title", rules=preset_label(tr, rules))]
         lines += rules_lines(tr, rules)
-        lines.append(hints_line(tr, live is not None and live.hints))
+        if live is not None and live.hints:
+            lines.append(hints_line(tr, True))
         lines.append("")
         lines.append(tr("rules-summary"))
         return "\n".join(lines)

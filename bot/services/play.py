@@ -33,7 +33,7 @@ from bot.views.common import Tr, card, duration, player_name
 from bot.views.hand import blind_pending
 from bot.views.record import record_button
 from bot.views.results import LastTrick, game_over, hand_result, private_result
-from bot.views.social import over_keyboard
+from bot.views.social import over_keyboard, rematch_keyboard
 from engine import BID, BLIND, CLAIM, EngineError, Game, apply, concede, view
 from engine.ai import DEFAULT_BUDGET_MS
 from engine.game import EXCHANGE, PLAY
@@ -396,7 +396,9 @@ class PlayService:
         for seat, uid in live.humans():
             if seat not in live.blocked:
                 ut = self.reg.tr_user(uid, live.lang)
-                await enqueue_send(conn, uid, private_result(ut, live, results[seat]))
+                await enqueue_send(
+                    conn, uid, private_result(ut, live, results[seat]), rematch_keyboard(ut, live)
+                )
         for hook in self.finish_hooks:
             await hook(conn, live)
 

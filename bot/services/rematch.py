@@ -30,6 +30,14 @@ class RematchService:
         self.tables = tables
         self.is_member = is_member
 
+    async def rematch_from_private(self, table_id: int, person: Person) -> LiveTable:
+        """Pressed under the game's end in a player's own chat: the same
+        rematch as the group's button, in the finished table's group."""
+        row = await repo.get_table(self.ctx.db, table_id)
+        if row is None:
+            raise UserError("err-stale")
+        return await self.rematch(table_id, row.chat_id, person)
+
     async def rematch(self, table_id: int, chat_id: int, person: Person) -> LiveTable:
         """Pressed in group ``chat_id`` on finished table ``table_id``'s
         result: by someone who sat there and is still in the group, or an

@@ -43,7 +43,9 @@ def hand_message(
     n = v.players
     lines = [tr("hand-title", group=esc(table.chat_title)), status_line(tr, v)]
     mate = partner(n, seat)
-    if mate is not None:
+    # Who sits where matters while bids are made; after that the lines
+    # below («вы + Вика») say it, and the line would only push the cards down.
+    if v.phase == BIDDING and mate is not None:
         lines.append(
             tr(
                 "hand-you-partner",
@@ -51,7 +53,7 @@ def hand_message(
                 partner=player_name(tr, table, mate),
             )
         )
-    else:
+    elif v.phase == BIDDING:
         lines.append(tr("hand-you", seat=seat_name(tr, n, seat)))
     lines.append("")
     lines.extend(standing_lines(tr, table, v, me=seat))
@@ -157,8 +159,9 @@ def _bid_keyboard(tr: Tr, table: LiveTable, v: View) -> Keyboard:
 
 # At most this many cards a row: «10♣» is never cut on a phone.
 CARDS_PER_ROW = 5
-# The light mark of a card that may not be played now (pressed, it says why).
-UNPLAYABLE = "\u02d9"
+# The mark of a card that may not be played now (pressed, it says why): a
+# bracket a phone shows plainly, where a dot beside the suit was lost.
+UNPLAYABLE = "({})"
 
 
 def _card_keyboard(table: LiveTable, v: View) -> Keyboard:
@@ -178,7 +181,7 @@ def _card_keyboard(table: LiveTable, v: View) -> Keyboard:
         if c in allowed:
             row.append(button(card(c), MoveCb.packed(t=t, s=s, a=c)))
         else:
-            row.append(button(f"{card(c)}{UNPLAYABLE}", WhyCb.packed(t=t, s=s, a=c)))
+            row.append(button(UNPLAYABLE.format(card(c)), WhyCb.packed(t=t, s=s, a=c)))
     if row:
         rows.append(row)
     return keyboard(rows)

@@ -92,7 +92,10 @@ def side_result(tr: Tr, table: LiveTable, line: dict[str, Any], i: int) -> list[
     }
     if side["contract"]:
         made = side["taken"] >= side["contract"]
-        key = "result-made" if made else "result-set"
+        # Made, yet below zero (a failed nil, the bag penalty): no ✅ beside a minus.
+        key = (
+            ("result-made" if side["score"] >= 0 else "result-made-below") if made else "result-set"
+        )
         out = [tr(key, contract=side["contract"], taken=side["taken"], **args)]
     else:
         out = [tr("result-no-contract", **args)]
@@ -218,7 +221,8 @@ def game_over(tr: Tr, table: LiveTable) -> str:
 
 def private_result(tr: Tr, table: LiveTable, record: SeatResult) -> str:
     """The end of the game in a player's private chat: who won, the totals,
-    this player's own record in the game, and how to play again."""
+    this player's own record in the game, and the rematch (its button, the
+    group's own, comes with the message)."""
     v = public(table)
     assert v.winner is not None
     record_line = tr(
@@ -236,6 +240,6 @@ def private_result(tr: Tr, table: LiveTable, record: SeatResult) -> str:
         record_line,
         *hints_used(tr, table),
         "",
-        tr("over-private-next", group=esc(table.chat_title)),
+        tr("over-private-next"),
     ]
     return "\n".join(lines)

@@ -1,13 +1,15 @@
-"""Where each side stands in the hand, read at a glance: its score and bags,
-its contract (the sum of its players' bids, a nil apart) against the tricks
-that count for it, and each player's «взято из заявки»."""
+"""Where each side stands in the hand, read at a glance: its score and bags;
+while bids are made, the bids; in play, its contract (the sum of its
+players' bids, a nil apart) against the tricks that count for it, each
+player on their own when a nil is there."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from bot.model import LiveTable
-from bot.views.common import Tr, capitalized, num, player_name, side_name
+from bot.views.common import Tr, bid_text, capitalized, num, player_name, side_name
+from engine.game import BIDDING
 from engine.rules import Rules
 from engine.scoring import sides
 from engine.view import PublicView
@@ -33,27 +35,82 @@ def contract_of(
 
 
 def bags_text(tr: Tr, rules: Rules, bags: int) -> str:
-    """``3 мешка``; at 9 (with the penalty on) what the next one costs."""
-    text = tr("bags", n=bags)
+    """``3 мешка``; at 9 (with the penalty on) only what the next one costs:
+    ``⚠️ ещё мешок — и −100``."""
     if rules.bag_penalty and bags == 9:
-        text += tr("bags-warn")
-    return text
+        return tr("bags-warn")
+    return tr("bags", n=bags)
 
 
-def player_part(tr: Tr, table: LiveTable, v: PublicView, seat: int, me: int | None = None) -> str:
-    """``Аня 1 из 3``, ``Вика ноль``, ``Глеб …`` (not bid yet)."""
+def _bid_part(tr: Tr, table: LiveTable, v: PublicView, seat: int, me: int | None) -> str:
+    """``Аня 3``, ``Вика ноль``, ``Глеб …`` (not bid yet): one bid while bids are made."""
     name = player_name(tr, table, seat, me)
     bid = v.bids[seat]
     if bid is None:
-        return tr("player-waiting", name=name)
+        return tr("bid-waiting", name=name)
+    return tr("bid-of", name=name, bid=bid_word(tr, bid, v.blind[seat]))
+
+
+def bid_word(tr: Tr, bid: int, blind: bool) -> str:
+    """A bid as the table reads it: ``3``, ``ноль``, ``слепой ноль``."""
     if bid == 0:
-        return tr("player-nil", name=name, blind=int(v.blind[seat]), taken=v.tricks_won[seat])
-    return tr("player-progress", name=name, taken=v.tricks_won[seat], bid=bid)
+        return tr("bid-blind" if blind else "bid-nil")
+    return str(bid)
+
+
+def _nil_status(tr: Tr, v: PublicView, seat: int) -> str:
+    """``ноль``, ``ноль ✗ (уже 1 взятка)``: a nil in play."""
+    return tr("nil-status", blind=int(v.blind[seat]), taken=v.tricks_won[seat])
+
+
+def _progress(tr: Tr, key: str, contract: int, taken: int) -> str:
+    """``заказ 6 · взято 4 (ещё 2)``; ``… взято 6 ✓`` once reached."""
+    return tr(key, contract=contract, bid=contract, taken=taken, left=max(0, contract - taken))
+
+
+def _side_in_play(
+    tr: Tr, table: LiveTable, v: PublicView, members: Sequence[int], me: int | None
+) -> str:
+    """The line under a side's score in play: its contract against its tricks;
+    with a nil there, each player (the nil, and the partner's bid as counted)."""
+    contract, taken = contract_of(v.rules, members, v.bids, v.tricks_won)
+    if all(v.bids[s] for s in members):
+        return tr("side-detail", progress=_progress(tr, "contract-progress", contract, taken))
+    parts = []
+    for s in members:
+        name = player_name(tr, table, s, me)
+        if v.bids[s] == 0:
+            parts.append(tr("player-nil", name=name, status=_nil_status(tr, v, s)))
+        else:
+            parts.append(
+                tr(
+                    "player-progress",
+                    name=name,
+                    taken=taken,
+                    bid=contract,
+                    done=int(taken >= contract),
+                )
+            )
+    return tr("side-players", players=capitalized(" · ".join(parts)))
+
+
+def _solo_part(tr: Tr, v: PublicView, seat: int) -> str:
+    """An individual game's player after the score: the bid, then how it goes."""
+    bid = v.bids[seat]
+    if bid is None:
+        return tr("bid-none")
+    if v.phase == BIDDING:
+        return bid_text(tr, bid, v.blind[seat])
+    if bid == 0:
+        return _nil_status(tr, v, seat)
+    return _progress(tr, "solo-progress", bid, v.tricks_won[seat])
 
 
 def standing_lines(tr: Tr, table: LiveTable, v: PublicView, me: int | None = None) -> list[str]:
     """Two lines a side in a partnership game, one a player otherwise;
-    ``me``: in that seat's own chat, «вы» and its side first."""
+    ``me``: in that seat's own chat, «вы» and its side first. While bids are
+    made the second line is the bids (a contract of bids not yet made would
+    read as a nil); in play, the contract against the tricks."""
     out = []
     order = list(enumerate(sides(v.players)))
     if me is not None:
@@ -68,11 +125,12 @@ def standing_lines(tr: Tr, table: LiveTable, v: PublicView, me: int | None = Non
             )
         )
         if len(members) == 1:
-            part = player_part(tr, table, v, members[0], me)
-            out.append(tr("solo-line", head=head, part=part))
+            out.append(tr("solo-line", head=head, part=_solo_part(tr, v, members[0])))
             continue
-        contract, taken = contract_of(v.rules, members, v.bids, v.tricks_won)
-        parts = ", ".join(player_part(tr, table, v, s, me) for s in members)
         out.append(head)
-        out.append(tr("side-detail", contract=contract, taken=taken, players=parts))
+        if v.phase == BIDDING:
+            bids = ", ".join(_bid_part(tr, table, v, s, me) for s in members)
+            out.append(tr("side-bids", bids=bids))
+        else:
+            out.append(_side_in_play(tr, table, v, members, me))
     return out

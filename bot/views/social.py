@@ -38,6 +38,11 @@ def over_keyboard(tr: Tr, table: LiveTable) -> Keyboard:
     )
 
 
+def rematch_keyboard(tr: Tr, table: LiveTable) -> Keyboard:
+    """Under the game's end in a player's own chat: the group's rematch."""
+    return keyboard([[button(tr("btn-rematch"), RematchCb.packed(t=table.table_id))]])
+
+
 def call_message(tr: Tr, table: LiveTable) -> tuple[str, Keyboard]:
     """The private call when a table opens in a group the person asked about:
     a seat in one tap, and an end to the calls in one tap."""

@@ -34,7 +34,15 @@ from bot.views.keyboard import Button, Keyboard, button, keyboard, link, rows_by
 from bot.views.sides import bags_text, standing_lines
 from bot.views.social import ai_level_button
 from engine.game import BIDDING, EXCHANGE, OVER, PLAY
-from engine.rules import BID_SUM, BLIND_NIL, FAILED_NIL, LOSING_FLOORS, TARGETS
+from engine.rules import (
+    BID_SUM,
+    BIG_BID_THRESHOLD,
+    BLIND_NIL,
+    FAILED_NIL,
+    LOSING_FLOORS,
+    TARGETS,
+    Rules,
+)
 from engine.scoring import sides
 from engine.view import PublicView
 
@@ -61,15 +69,30 @@ def option_value(tr: Tr, name: str, value: object) -> str:
     if value is None:
         return tr("opt-none")
     if name in ("players", "target", "losing_floor"):
-        return tr(f"optval-{name}", value=str(value) if name != "players" else value)
+        shown = num(value) if isinstance(value, int) and value < 0 else str(value)
+        return tr(f"optval-{name}", value=shown if name != "players" else value)
     return tr(f"optval-{name}-{value}")
 
 
-def rules_lines(tr: Tr, table_rules: object) -> list[str]:
-    """Every option with its value, for /rules and the settings screen."""
+# Options /rules names only when they are on (a value other than the first).
+OPTIONAL = ("losing_floor", "blind_nil", "bid_sum")
+
+
+def rules_lines(tr: Tr, table_rules: Rules) -> list[str]:
+    """/rules: the options that are on, each in a player's words (a line of
+    «нет» for every option off hides the few that matter)."""
     lines = []
-    for name, _ in OPTION_VALUES:
+    for name, values in OPTION_VALUES:
         value = getattr(table_rules, name)
+        if isinstance(value, bool):
+            if value:
+                text = tr(
+                    f"rules-on-{name}", **{"from": BIG_BID_THRESHOLD.get(table_rules.players, 0)}
+                )
+                lines.append(tr("rules-line", name=tr(f"opt-{name}"), value=text))
+            continue
+        if name in OPTIONAL and value == values[0]:
+            continue
         lines.append(tr("rules-line", name=tr(f"opt-{name}"), value=option_value(tr, name, value)))
     return lines
 
@@ -222,8 +245,9 @@ def game_table(
     app_link: str | None = None,
 ) -> tuple[str, Keyboard | None]:
     """The group's view of a running or finished game, read in two seconds:
-    where the hand stands and whose turn it is at the top, each side's
-    contract against its tricks, the last trick. No hidden card, ever.
+    where the hand stands, whose turn it is and the trick on the table at
+    the top, then each side's bids or contract against its tricks. No
+    hidden card, ever.
     ``app_link``: the Mini App's t.me link for this table, as a last row."""
     if v.phase == OVER:
         assert v.winner is not None
@@ -236,13 +260,13 @@ def game_table(
     playing = table.status == TableStatus.PLAYING
     if playing:
         lines.append(turn_line(tr, table, v, now, zone))
-    lines.append("")
-    lines.extend(standing_lines(tr, table, v))
+    # The line that changes every move, right under whose move it is.
     if v.phase == PLAY:
         trick = trick_line(tr, table, v)
         if trick is not None:
-            lines.append("")
             lines.append(trick)
+    lines.append("")
+    lines.extend(standing_lines(tr, table, v))
     if not playing:
         return "\n".join(lines), None
     notes = [tr("table-blocked", name=player_name(tr, table, s)) for s in sorted(table.blocked)]

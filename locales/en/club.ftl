@@ -15,9 +15,9 @@ afterword-closed = The afterword is closed. Said: { $said }. Thanks everyone for
 afterword-sent = Sent 💛
 err-afterword-closed = The afterword is already closed.
 err-afterword-self = Not to yourself 🙂
-err-afterword-twice = You already sent this gesture to this player.
-err-afterword-computer = The club player takes no gestures.
-err-afterword-not-player = Gestures are for those who sat at the table.
+err-afterword-twice = You already said this kind word to this player.
+err-afterword-computer = The computer needs no kind words — say them to people 🙂
+err-afterword-not-player = Kind words are for those who sat at the table.
 
 partners-new = 🤝 { $a } and { $b } have played three games together — they are permanent partners now!
 partners-new-private = 🤝 Partner: { $name } — three games together, you are permanent partners now. The club will seat you together.

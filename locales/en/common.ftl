@@ -42,5 +42,5 @@ bags = { $n } { $n ->
     [one] bag
    *[other] bags
 }
-bags-warn = { " " }⚠️ one more costs −100
+bags-warn = ⚠️ one more bag — and −100
 you = you

@@ -30,6 +30,7 @@ btn-nil = Nil
 result-title = 📋 <b>Hand { $hand } played</b>
 result-last-trick = Last trick → { $winner }: { $cards }
 result-made = ✅ { $side }: contract { $contract }, taken { $taken } → <b>{ $score }</b>{ $parts } · total { $total }
+result-made-below = 🔻 { $side }: contract { $contract }, taken { $taken } — made, but the hand scores below zero → <b>{ $score }</b>{ $parts } · total { $total }
 result-set = ❌ { $side }: contract { $contract }, taken { $taken } — set → <b>{ $score }</b>{ $parts } · total { $total }
 result-no-contract = ➖ { $side }: no contract → <b>{ $score }</b>{ $parts } · total { $total }
 result-parts = { " " }({ $parts })
@@ -51,9 +52,9 @@ result-nil-failed = { $name }: { $blind ->
     [one] trick
    *[other] tricks
 }) { $points }{ $note }
-result-nil-tricks-ignored = { " — " }its tricks do not count for the partner
-result-nil-tricks-bags = { " — " }its tricks went to bags
-result-nil-tricks-help_partner = { " — " }its tricks count for the partner
+result-nil-tricks-ignored = { " — " }the nil's tricks do not count for the partner
+result-nil-tricks-bags = { " — " }the nil's tricks went to bags
+result-nil-tricks-help_partner = { " — " }the nil's tricks count for the partner
 
 over-title = 🏁 <b>Game over!</b>
 sheet-hand = #
@@ -80,7 +81,7 @@ over-private-record = Your game: { $hands } { $hands ->
    *[other] hands
 }, contracts made { $contracts_made } of { $contracts_bid }
 over-private-nils = , nils { $nils_made } of { $nils_bid }
-over-private-next = Play again: /newgame in “{ $group }”.
+over-private-next = Play again with the same players — the “🔁 Play again” button:
 
 ## The score chart (a picture).
 chart-title = “{ $group }”: the game so far

@@ -1,11 +1,11 @@
 ## Answers to commands and buttons.
 
-welcome = Hi, { $name }! I host Spades in group chats. Add me to a group and type /newgame there — friends sit down with buttons, empty seats are taken by the club player. Your cards come here, to this private chat.
+welcome = Hi, { $name }! I host Spades in group chats. Add me to a group and type /newgame there — friends sit down with buttons, empty seats are taken by the computer. Your cards come here, to this private chat.
 joined = ✅ You are seated at the table in “{ $group }”. Your cards will come here when the creator starts the game.
 newgame-no-creator = The table was opened on behalf of the group: anyone who sits down, or an admin, can start the game. To make the table yours, send /newgame as yourself.
 newgame-in-group = Tables are opened in groups: add me to a group with friends and type /newgame there.
 left-open = You stood up from the table.
-left-game = You left the game — the club player plays for you.
+left-game = You left the game — the computer plays for you.
 cancel-confirm = Cancel the game at this table? The score will not be kept.
 btn-cancel-yes = Yes, cancel
 btn-cancel-no = No, play on
@@ -13,7 +13,7 @@ cancel-done = The game was cancelled.
 cancel-kept = Playing on.
 help =
     <b>Spades</b> — a trick-taking game, spades are always trump.
-    • /newgame — open a table in a group; sit with the buttons, empty seats get the club player.
+    • /newgame — open a table in a group; sit with the buttons, empty seats get the computer.
     • Cards and buttons for bids and plays come to your private chat with the bot (press “Start” there first).
     • /score — the score, /rules — the table's rules, /leave — leave the table, /cancel — cancel the game.
     • 💡 The master's hints are turned on by the table's creator in ⚙️ Options; /review in the private chat goes through your last hand.

@@ -12,30 +12,30 @@ table-pace = { $daily ->
 btn-pace = ⏳ Pace: { $pace } per move
 deadline-daily = ⏳ Move due by { $time } UTC on { $month }/{ $day } ({ $left } left)
 deadline-live = ⏳ Per move: { $pace }
-table-away = 🤖 { $name }: the club player plays (come back: /back).
+table-away = 🤖 { $name }: the computer plays (come back: /back).
 
 reminder = ⏰ Your move in “{ $group }” — { $left } left.
-timeout-move = ⏰ { $name }: time is up — the club player { $move }.
-timeout-away = ⏰ { $name }: time is up a third time in a row — the club player { $move } and keeps the seat. Come back with the button or /back.
-away-private = You missed three moves in a row in “{ $group }” — the club player plays for you. Come back when you can:
+timeout-move = ⏰ { $name }: time is up — the computer { $move }.
+timeout-away = ⏰ { $name }: time is up a third time in a row — the computer { $move } and keeps the seat. Come back with the button or /back.
+away-private = You missed three moves in a row in “{ $group }” — the computer plays for you. Come back when you can:
 back-note = 👋 { $name } is back at the table.
 btn-back = ↩️ Back to the game
 back-done = Welcome back! Your cards are in the private chat.
 err-not-away = Nobody is playing for you.
 
-btn-q-sheet = 📋 Sheet
+btn-q-sheet = 📋 Score by hand
 
 lookup-no-table = No game has been played in this group yet. Open a table with /newgame.
 lookup-no-games = You have no games now. Open a table in a group with /newgame.
 lookup-table-head = <b>“{ $group }”</b>
-lookup-start-first = To get the sheet, open @{ $bot } and press “Start”.
-lookup-sent-private = The sheet was sent to your private chat.
+lookup-start-first = So that I can send it to your private chat, open @{ $bot } and press “Start”.
+lookup-sent-private = Sent to your private chat.
 lookup-not-started = The game has not started yet (to { $target } points).
 lookup-bidding = Hand { $hand }: bidding.
 lookup-lead = Led suit: { $suit }
 lookup-lead-next = { $name } leads.
 lookup-info-seat = { $seat } — { $name }: { $bid }, tricks { $tricks }
-lookup-no-sheet = No sheet yet: no hand has been played.
+lookup-no-sheet = Nothing to show yet: no hand has been played.
 
 history-empty = No games have been finished in this group yet.
 history-title = 📜 <b>Recent games</b>
@@ -54,7 +54,7 @@ stats-nils = ; nils made { $nils_made } of { $nils_bid }
 cmd-turn = Whose turn and until when
 cmd-table = On the table: trick, led suit, spades
 cmd-info = Players' bids and tricks
-cmd-sheet = The full score sheet
+cmd-sheet = The score hand by hand
 cmd-history = Recent games of the group
 cmd-stats = Your statistics
 cmd-back = Back to your seat

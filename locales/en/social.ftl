@@ -5,7 +5,7 @@ btn-call-me = 🔔 Call me to the next game
 btn-call-sit = 🪑 Take a seat
 btn-call-off = 🔕 Stop calling me
 call-on = 🔔 I'll call you when a table opens in «{ $group }» (at most once an hour). To stop: /call_me off.
-call-on-start = So that I can write to you, press Start at @{ $bot } in a private chat.
+call-on-start = So that I can write to you, press “Start” at @{ $bot } in a private chat.
 call-off = 🔕 I won't call you to «{ $group }» any more. To be called again: /call_me.
 call-off-private = 🔕 I won't call you any more. To be called again: /call_me in the group.
 call-already = 🔔 You're on the list already: I'll call you when a table opens in «{ $group }». To stop: /call_me off.
@@ -26,5 +26,5 @@ err-rematch-rights = One more game is for those who played at this table, or a g
 
 opt-ai = 🤖 Computer
 ai-level-novice = novice
-ai-level-amateur = club
+ai-level-amateur = amateur
 ai-level-master = master

@@ -4,7 +4,7 @@ table-open-title = 🃏 <b>New Spades table</b> · { $rules }, to { $target } po
 seat-line = { $seat }: { $name }
 table-partners-4 = Partners sit opposite: North and South against East and West.
 table-partners-solo = Everyone plays for themselves.
-table-open-hint = Tap a seat to sit down. Empty seats are taken by the club player. The table's creator starts the game.
+table-open-hint = Tap a seat to sit down. Empty seats are taken by the computer. The table's creator starts the game.
 btn-seat-free = { $seat }: sit
 btn-seat-taken = { $seat }: { $name }
 btn-preset = Rules: { $rules }
@@ -27,12 +27,20 @@ opt-losing_floor = Losing floor
 opt-failed_nil = Tricks of a failed nil
 opt-blind_nil = Blind nil
 opt-bid_sum = Sum of bids
-opt-exact_bonus = Exact 1–2 bonus
+opt-exact_bonus = Bonus for an exact bid of 1–2
 opt-big_bid_bonus = Big bid bonus
 opt-quicksand = Quicksand
 opt-suicide = Suicide
 opt-bicycle = Bicycle
 opt-bag_penalty = 10-bag penalty
+
+## /rules: only what is on, each in a player's words.
+rules-on-exact_bonus = +20 when a contract of 1 or 2 is made exactly
+rules-on-big_bid_bonus = +10 for each trick bid and taken after the { $from }th
+rules-on-quicksand = made: 10 points for each trick of the contract and minus 10 for each extra one, no bags; set: minus 10 for each missing trick
+rules-on-suicide = in each partnership at least one bids nil, and a partner who does not bids at least 4
+rules-on-bicycle = no nil, bids from 1, a failed contract scores 0
+rules-on-bag_penalty = every 10 bags cost 100
 
 optval-players = { $value ->
     [4] 4, partners
@@ -81,15 +89,33 @@ table-turn-exchange = ▶️ Passing cards to the partner: { $name }{ $deadline 
 table-turn-play = ▶️ To play: { $name }{ $deadline }
 deadline-at = by { $time }
 side-head = { $side }: <b>{ $total }</b> · { $bags }
-side-detail = { "   " }contract { $contract }, taken { $taken } ({ $players })
+# Under a side's score: while bids are made, the bids; in play, the side's
+# contract against its tricks (✓ once reached), or each player when a nil is there.
+side-bids = { "   " }bids: { $bids }
+side-detail = { "   " }{ $progress }
+side-players = { "   " }{ $players }
 solo-line = { $head } · { $part }
-player-progress = { $name } { $taken } of { $bid }
-player-nil = { $name } { $blind ->
+bid-of = { $name } { $bid }
+bid-waiting = { $name } …
+contract-progress = contract { $contract } · { $left ->
+    [0] taken { $taken } ✓
+   *[other] taken { $taken } ({ $left } to go)
+}
+solo-progress = bid { $bid } · { $left ->
+    [0] taken { $taken } ✓
+   *[other] taken { $taken } ({ $left } to go)
+}
+player-progress = { $name } { $taken } of { $bid }{ $done ->
+    [1] { " " }✓
+   *[0] {""}
+}
+player-nil = { $name }: { $status }
+nil-status = { $blind ->
     [1] blind nil
    *[0] nil
 }{ $taken ->
     [0] {""}
-   *[other] , taken { $taken }
+    [one] { " " }✗ (already { $taken } trick)
+   *[other] { " " }✗ (already { $taken } tricks)
 }
-player-waiting = { $name } …
 table-over-title = 🃏 <b>Game over</b> · { $rules }

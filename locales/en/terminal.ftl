@@ -6,11 +6,7 @@ term-start = Spades: { $players } { $players ->
     [one] player
    *[other] players
 }, rules { $rules }, seed { $seed }.
-term-your-seat = Your seat: { $seat }. Computer level: { $level ->
-    [novice] novice
-    [amateur] amateur
-   *[master] master
-}.
+term-your-seat = Your seat: { $seat }. Computer level: { $level }.
 term-you = { $name } (you)
 term-partner = { $name } (partner)
 term-hand-start = --- Hand { $hand }, { $dealer } deals ---

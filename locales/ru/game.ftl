@@ -30,6 +30,7 @@ btn-nil = Ноль
 result-title = 📋 <b>Сдача { $hand } сыграна</b>
 result-last-trick = Последняя взятка → { $winner }: { $cards }
 result-made = ✅ { $side }: заказ { $contract }, взято { $taken } → <b>{ $score }</b>{ $parts } · итого { $total }
+result-made-below = 🔻 { $side }: заказ { $contract }, взято { $taken } — заказ выполнен, но сдача в минусе → <b>{ $score }</b>{ $parts } · итого { $total }
 result-set = ❌ { $side }: заказ { $contract }, взято { $taken } — недобор → <b>{ $score }</b>{ $parts } · итого { $total }
 result-no-contract = ➖ { $side }: без заказа → <b>{ $score }</b>{ $parts } · итого { $total }
 result-parts = { " " }({ $parts })
@@ -53,9 +54,9 @@ result-nil-failed = { $name }: { $blind ->
     [few] взятки
    *[many] взяток
 }) { $points }{ $note }
-result-nil-tricks-ignored = { " — " }его взятки партнёру не засчитаны
-result-nil-tricks-bags = { " — " }его взятки ушли в мешки
-result-nil-tricks-help_partner = { " — " }его взятки засчитаны партнёру
+result-nil-tricks-ignored = { " — " }взятки на ноле партнёру не засчитаны
+result-nil-tricks-bags = { " — " }взятки на ноле ушли в мешки
+result-nil-tricks-help_partner = { " — " }взятки на ноле засчитаны партнёру
 
 over-title = 🏁 <b>Игра окончена!</b>
 sheet-hand = #
@@ -66,13 +67,13 @@ sheet-block = <pre>{ $sheet }</pre>
     { $legend }
 sheet-legend = В ячейке: заявки, заказ/взято, очки за сдачу (мешков всего). Н — ноль, С — слепой ноль.
 
-score-title = 📊 <b>Счёт</b> · игра до { $target } · сыграно { $hands } { $hands ->
-    [one] сдача
-    [few] сдачи
-   *[many] сдач
+score-title = 📊 <b>Счёт</b> · игра до { $target } · { $hands ->
+    [one] сыграна { $hands } сдача
+    [few] сыграно { $hands } сдачи
+   *[many] сыграно { $hands } сдач
 }
 rules-title = 📜 <b>Правила стола</b>: { $rules }
-rules-summary = Пики — всегда козырь. Надо давать масть; если её нет — любая карта. Заходить с пик нельзя, пока пики не вскрыты (разве что на руке одни пики). Заказ выполнен: 10 очков за взятку и по очку за лишнюю (мешок); 10 мешков — минус 100. Не выполнен — минус 10 за каждую заказанную. Ноль: ±100.
+rules-summary = Пики — всегда козырь. Надо давать масть; если её нет — любая карта. Заходить с пик нельзя, пока пики не вскрыты (разве что на руке одни пики). Заказ выполнен: 10 очков за взятку и по очку за лишнюю (мешок); 10 мешков — минус 100. Не выполнен — минус 10 за каждую взятку заказа. Ноль: ±100.
 
 ## Конец игры в личном чате у каждого игрока.
 over-private-title = 🏁 <b>«{ $group }»: игра окончена</b>
@@ -84,7 +85,7 @@ over-private-record = Ваша игра: { $hands } { $hands ->
    *[many] сдач
 }, заказов выполнено { $contracts_made } из { $contracts_bid }
 over-private-nils = , нолей { $nils_made } из { $nils_bid }
-over-private-next = Сыграть ещё: /newgame в группе «{ $group }».
+over-private-next = Сыграть ещё с теми же игроками — кнопка «🔁 Ещё партию»:
 
 ## График счёта (картинка).
 chart-title = «{ $group }»: ход игры

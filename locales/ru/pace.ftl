@@ -17,30 +17,30 @@ deadline-daily = ⏳ Срок хода: до { $time } UTC { $day }.{ $month ->
    *[other] 0{ $month }
 } (осталось { $left })
 deadline-live = ⏳ На ход: { $pace }
-table-away = 🤖 { $name }: играет клубный игрок (вернуться: /back).
+table-away = 🤖 { $name }: играет компьютер (вернуться: /back).
 
 reminder = ⏰ Ваш ход в «{ $group }» — осталось { $left }.
-timeout-move = ⏰ { $name }: время вышло — клубный игрок { $move }.
-timeout-away = ⏰ { $name }: время вышло третий раз подряд — клубный игрок { $move } и дальше играет на этом месте. Вернуться можно кнопкой или командой /back.
-away-private = Вы пропустили три хода подряд в «{ $group }» — за вас играет клубный игрок. Когда сможете, возвращайтесь:
+timeout-move = ⏰ { $name }: время вышло — компьютер { $move }.
+timeout-away = ⏰ { $name }: время вышло третий раз подряд — компьютер { $move } и дальше играет на этом месте. Вернуться можно кнопкой или командой /back.
+away-private = Вы пропустили три хода подряд в «{ $group }» — за вас играет компьютер. Когда сможете, возвращайтесь:
 back-note = 👋 { $name } снова за столом.
 btn-back = ↩️ Вернуться в игру
 back-done = С возвращением! Карты пришли в личный чат.
 err-not-away = За вас и так никто не играет.
 
-btn-q-sheet = 📋 Запись
+btn-q-sheet = 📋 Счёт по сдачам
 
 lookup-no-table = В этой группе ещё не было игры. Откройте стол командой /newgame.
 lookup-no-games = У вас сейчас нет игр. Откройте стол в группе командой /newgame.
 lookup-table-head = <b>«{ $group }»</b>
-lookup-start-first = Чтобы получить запись, откройте @{ $bot } и нажмите «Старт».
-lookup-sent-private = Запись отправлена вам в личный чат.
+lookup-start-first = Чтобы я мог прислать это в личный чат, откройте @{ $bot } и нажмите «Запустить».
+lookup-sent-private = Отправлено вам в личный чат.
 lookup-not-started = Игра ещё не началась (до { $target } очков).
 lookup-bidding = Сдача { $hand }: идут заявки.
 lookup-lead = Масть захода: { $suit }
 lookup-lead-next = Заходит { $name }.
 lookup-info-seat = { $seat } — { $name }: { $bid }, взяток { $tricks }
-lookup-no-sheet = Записи пока нет: ни одна сдача ещё не сыграна.
+lookup-no-sheet = Показать пока нечего: ни одна сдача ещё не сыграна.
 
 history-empty = В этой группе ещё нет сыгранных партий.
 history-title = 📜 <b>Последние партии</b>
@@ -61,7 +61,7 @@ stats-nils = ; нолей сыграно { $nils_made } из { $nils_bid }
 cmd-turn = Чей ход и до какого времени
 cmd-table = Что на столе: взятка, масть, пики
 cmd-info = Заявки и взятки игроков
-cmd-sheet = Полная запись счёта
+cmd-sheet = Счёт по сдачам
 cmd-history = Последние партии группы
 cmd-stats = Ваша статистика
 cmd-back = Вернуться за стол

@@ -9,10 +9,10 @@ record-dealt = <b>Карты при раздаче</b>
 record-hand = { $name }: { $cards }
 record-bids = <b>Заявки:</b> { $bids }
 record-bid = { $name } { $bid }
-record-pass = Пас { $giver } → { $taker }: { $cards }
+record-pass = Обмен: { $giver } → { $taker }: { $cards }
 record-tricks = <b>Взятки</b>
 record-trick = { $n }. { $cards } → { $winner }
-record-trick-cut = { $n }. { $cards } → прервана заявкой
+record-trick-cut = { $n }. { $cards } → прервана: «Остальные мои»
 record-claim = «Остальные мои» — { $name }: { $tricks ->
     [one] ещё { $tricks } взятка
     [few] ещё { $tricks } взятки

@@ -5,7 +5,7 @@ btn-call-me = 🔔 Звать меня на игру
 btn-call-sit = 🪑 Сесть за стол
 btn-call-off = 🔕 Больше не звать
 call-on = 🔔 Позову вас, когда в «{ $group }» откроют стол (не чаще раза в час). Не звать: /call_me off.
-call-on-start = Чтобы я мог написать вам, нажмите Start у @{ $bot } в личном чате.
+call-on-start = Чтобы я мог написать вам, нажмите «Запустить» у @{ $bot } в личном чате.
 call-off = 🔕 Больше не зову вас в «{ $group }». Снова звать: /call_me.
 call-off-private = 🔕 Больше не зову вас. Снова звать: /call_me в группе.
 call-already = 🔔 Вы уже в списке: позову, когда в «{ $group }» откроют стол. Не звать: /call_me off.
@@ -27,5 +27,5 @@ err-rematch-rights = Ещё партию открывает тот, кто иг�
 
 opt-ai = 🤖 Компьютер
 ai-level-novice = новичок
-ai-level-amateur = клуб
+ai-level-amateur = любитель
 ai-level-master = мастер

@@ -6,11 +6,7 @@ term-start = Пики: { $players } { $players ->
     [few] игрока
    *[many] игроков
 }, правила { $rules }, сид { $seed }.
-term-your-seat = Ваше место: { $seat }. Уровень компьютера: { $level ->
-    [novice] новичок
-    [amateur] любитель
-   *[master] мастер
-}.
+term-your-seat = Ваше место: { $seat }. Уровень компьютера: { $level }.
 term-you = { $name } (вы)
 term-partner = { $name } (партнёр)
 term-hand-start = --- Раздача { $hand }, сдаёт { $dealer } ---

@@ -21,9 +21,9 @@ webapp-dealer = сдаёт
 webapp-your-turn = Ваш ход
 webapp-cards-down = Карты лежат рубашкой вверх
 webapp-trick = На столе
-webapp-claim-confirm = Заявить «Остальные мои» — все оставшиеся взятки берёте вы? Если бот не докажет заявку, решат соперники.
+webapp-claim-confirm = Сказать «Остальные мои» — все оставшиеся взятки берёте вы? Если бот не сможет сам проверить, решат соперники.
 
 ## Со значениями: их заполняет бот (bot/webapp/state.py).
 webapp-taken-by = Взятка → { $name }
-webapp-cut-by-claim = Взятку прервала заявка «Остальные мои»
+webapp-cut-by-claim = Взятку прервали: «Остальные мои»
 webapp-target = Игра до { $target }

@@ -115,7 +115,7 @@ async def test_the_partner_reads_everything_during_the_vote_and_sees_no_card(
     await fake.wait_idle(quiet=0.05)
     assert [st for st, _ in kit.claim_rows(db_path)] == ["vote"]
     note = kit.claim_message(fake)
-    assert claimer.first_name in note.text and "Решают соперники" in note.text
+    assert claimer.first_name in note.text and "решают соперники" in note.text
     for text in everything_in(fake, GROUP):
         assert not shown(text, mine), text
     await partner_sees_nothing(fake, base, table_id, mate, mine)
@@ -125,7 +125,7 @@ async def test_the_partner_reads_everything_during_the_vote_and_sees_no_card(
 
     if outcome == "accepted":
         for u in voters:
-            await kit.press_answer(fake, u, "Согласен")
+            await kit.press_answer(fake, u, "Да, заканчиваем")
         await fake.wait_for(
             lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)), timeout=CHECK
         )
@@ -135,7 +135,7 @@ async def test_the_partner_reads_everything_during_the_vote_and_sees_no_card(
     else:
         await kit.press_answer(fake, voters[0], "Играем дальше")
         await kit.play_goes_on(fake, db_path, claimer, voters[1])
-        await fake.wait_for(lambda: "Заявку не приняли" in kit.claim_message(fake).text)
+        await fake.wait_for(lambda: "«Остальные мои» не приняли" in kit.claim_message(fake).text)
         await fake.wait_idle(quiet=0.05)
         for text in everything_in(fake, GROUP):
             assert not shown(text, mine), text
@@ -257,13 +257,13 @@ async def test_a_claim_the_real_cards_allow_but_the_claimer_cannot_see_goes_to_t
             (
                 t
                 for t in fake.sent_texts(GROUP)[before:]
-                if "Решают соперники" in t or "Доказано" in t
+                if "решают соперники" in t or "Доказано" in t
             ),
             None,
         ),
         timeout=CHECK,
     )
-    assert "Решают соперники" in said and "Доказано" not in said, said
+    assert "решают соперники" in said and "Доказано" not in said, said
     for u in voters:
         await fake.wait_for(
             lambda u=u: (q := kit.question(fake, u)) is not None and kit.button_data(q, "cv:"),

@@ -91,7 +91,11 @@ def claim_offer(fake: FakeTelegram, users: list[FakeUser]) -> tuple[FakeUser, Fa
 
 def question(fake: FakeTelegram, user: FakeUser) -> FakeMessage | None:
     """The user's latest private question about a claim."""
-    marks = ("заявляет, что возьмёт", "согласились с заявкой", "«Остальные мои» закрыта")
+    marks = (
+        "заявляет, что возьмёт",
+        "вы согласились закончить сдачу",
+        "«Остальные мои» — голосование закрыто",
+    )
     return next(
         (m for m in reversed(fake.chat_messages(user.id)) if any(k in m.text for k in marks)),
         None,
@@ -280,7 +284,7 @@ async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
         timeout=CHECK,
     )
     # Who decides, and no cards: the partner reads the group too.
-    assert mine not in note and not has_card(note) and "Решают соперники" in note
+    assert mine not in note and not has_card(note) and "решают соперники" in note
     for u in others:
         await fake.wait_for(
             lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
@@ -290,7 +294,9 @@ async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
     assert question(fake, partner) is None  # the partner is not asked
     # Meanwhile no card is played: the claimer is told why.
     hand = fake.last_message(claimer.id)
-    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text, timeout=CHECK)
+    await fake.wait_for(
+        lambda: "Вы сказали «Остальные мои»" in fake.last_message(claimer.id).text, timeout=CHECK
+    )
     hand = fake.last_message(claimer.id)
     assert button_data(hand, "cl:") is None
     card = button_data(hand, "m:")
@@ -305,13 +311,15 @@ async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
             partner,
             partner.id,
             fake.last_message(partner.id).message_id,
-            next(b.value for b in question(fake, others[0]).buttons() if "Согласен" in b.text),
+            next(
+                b.value for b in question(fake, others[0]).buttons() if "Да, заканчиваем" in b.text
+            ),
         )
     ).answer(timeout=CHECK)
     assert "устарела" in forged["text"]
 
     first = question(fake, others[0])
-    accept = next(b.value for b in first.buttons() if "Согласен" in b.text)
+    accept = next(b.value for b in first.buttons() if "Да, заканчиваем" in b.text)
     assert (
         await (await fake.press(others[0], others[0].id, first.message_id, accept)).answer(
             timeout=CHECK
@@ -326,7 +334,7 @@ async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
     assert n_actions(db_path) == moves
 
     second = question(fake, others[1])
-    accept = next(b.value for b in second.buttons() if "Согласен" in b.text)
+    accept = next(b.value for b in second.buttons() if "Да, заканчиваем" in b.text)
     await (await fake.press(others[1], others[1].id, second.message_id, accept)).answer(
         timeout=CHECK
     )
@@ -343,7 +351,7 @@ async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
     assert after.sheet[0]["tricks"][seat] == 13
     # The questions are closed: no cards, no buttons.
     for u in others:
-        await fake.wait_for(lambda u=u: "закрыта" in question(fake, u).text, timeout=CHECK)
+        await fake.wait_for(lambda u=u: "закрыто" in question(fake, u).text, timeout=CHECK)
         assert not has_card(question(fake, u).text) and not question(fake, u).buttons()
     # The group saw the claimer's cards and no other hand.
     group = "\n".join(fake.sent_texts(GROUP)[before:])
@@ -372,13 +380,16 @@ async def test_refusal_lets_play_go_on_and_claims_are_limited(
         no = next(b.value for b in q.buttons() if "Играем дальше" in b.text)
         await (await fake.press(other, other.id, q.message_id, no)).answer(timeout=CHECK)
         await fake.wait_for(
-            lambda a=attempt: sum("не согласен" in t for t in fake.sent_texts(GROUP)) == a,
+            lambda a=attempt: (
+                sum("против — играем дальше" in t for t in fake.sent_texts(GROUP)) == a
+            ),
             timeout=CHECK,
         )
-        refusal = [t for t in fake.sent_texts(GROUP) if "не согласен" in t][-1]
+        refusal = [t for t in fake.sent_texts(GROUP) if "против — играем дальше" in t][-1]
         assert not has_card(refusal)
         await fake.wait_for(
-            lambda: "голосовании" not in fake.last_message(claimer.id).text, timeout=CHECK
+            lambda: "Вы сказали «Остальные мои»" not in fake.last_message(claimer.id).text,
+            timeout=CHECK,
         )
         await fake.wait_for(lambda: not button_data(question(fake, other), "cv:"), timeout=CHECK)
         assert not has_card(question(fake, other).text)
@@ -408,7 +419,9 @@ async def test_no_answer_before_the_deadline_refuses(
     claimer, hand = await to_first_claim(fake, table, users, db_path)
     moves = n_actions(db_path)
     await claim(fake, claimer, hand)
-    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text, timeout=CHECK)
+    await fake.wait_for(
+        lambda: "Вы сказали «Остальные мои»" in fake.last_message(claimer.id).text, timeout=CHECK
+    )
     clock.advance(PACE + 1)
     await fake.wait_for(
         lambda: any("Время вышло" in t for t in fake.sent_texts(GROUP)), timeout=CHECK
@@ -431,7 +444,7 @@ async def test_a_vote_survives_a_restart(
     seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
     await open_vote(fake, claimer, hand, others)
-    await press_answer(fake, others[0], "Согласен")
+    await press_answer(fake, others[0], "Да, заканчиваем")
     await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text, timeout=CHECK)
     await fake.wait_idle(quiet=0.05)
     await first.stop()
@@ -445,7 +458,7 @@ async def test_a_vote_survives_a_restart(
         timeout=CHECK
     )
     assert "голосование" in refused["text"]
-    await press_answer(fake, others[1], "Согласен")
+    await press_answer(fake, others[1], "Да, заканчиваем")
     await fake.wait_for(
         lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)), timeout=CHECK
     )
@@ -462,7 +475,9 @@ async def test_a_computer_opponent_refuses(
     moves = n_actions(db_path)
     await claim(fake, anna, hand)
     await fake.wait_for(
-        lambda: any("Клубный игрок не соглашается" in t for t in fake.sent_texts(GROUP)),
+        lambda: any(
+            "Компьютер без доказательства не соглашается" in t for t in fake.sent_texts(GROUP)
+        ),
         timeout=CHECK,
     )
     hand = await fake.wait_for(
@@ -522,7 +537,9 @@ async def test_the_mini_app_refuses_a_card_during_the_vote(
     assert status == 200 and state["my_turn"]
     moves = n_actions(db_path)
     await claim(fake, claimer, hand)
-    await fake.wait_for(lambda: "голосовании" in fake.last_message(claimer.id).text, timeout=CHECK)
+    await fake.wait_for(
+        lambda: "Вы сказали «Остальные мои»" in fake.last_message(claimer.id).text, timeout=CHECK
+    )
     status, answer = await page.move(state, state["playable"][0])
     assert (status, answer["error"]) == (409, "err-claim-voting")
     assert "голосование" in answer["text"]
@@ -565,15 +582,17 @@ async def test_a_vote_survives_kill_9(fake: FakeTelegram, tmp_path: Path) -> Non
                 lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
                 timeout=CHECK,
             )
-        assert (await press_answer(fake, others[0], "Согласен"))["text"] is None
+        assert (await press_answer(fake, others[0], "Да, заканчиваем"))["text"] is None
         proc.kill()
         proc = BotProcess(fake, db)
         await proc.start(fake)
         await fake.wait_for(
-            lambda: any("голосовании" in m.text for m in fake.chat_messages(claimer.id)),
+            lambda: any(
+                "Вы сказали «Остальные мои»" in m.text for m in fake.chat_messages(claimer.id)
+            ),
             timeout=CHECK,
         )
-        await press_answer(fake, others[1], "Согласен")
+        await press_answer(fake, others[1], "Да, заканчиваем")
         await fake.wait_for(
             lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)),
             timeout=CHECK,
@@ -594,7 +613,7 @@ async def test_a_vote_survives_kill_9(fake: FakeTelegram, tmp_path: Path) -> Non
     # One claim: its vote's note (no cards) and the note that ended the hand.
     notes = {t for t in fake.sent_texts(GROUP) if "Остальные мои" in t}
     assert len(notes) == 2
-    assert sum("Решают соперники" in t for t in notes) == 1
+    assert sum("решают соперники" in t for t in notes) == 1
     assert sum("Соперники согласились" in t for t in notes) == 1
 
 
@@ -626,7 +645,7 @@ async def test_with_a_nil_on_the_side_the_claim_is_the_claimers_alone(
             lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
             timeout=CHECK,
         )
-        await press_answer(fake, u, "Согласен")
+        await press_answer(fake, u, "Да, заканчиваем")
     await fake.wait_for(
         lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]), timeout=CHECK
     )
@@ -680,7 +699,7 @@ def first_text(m: FakeMessage) -> str:
 
 def claim_message(fake: FakeTelegram) -> FakeMessage:
     """The group's latest claim message put to the vote, as it stands now."""
-    found = [m for m in fake.chat_messages(GROUP) if "Решают соперники" in first_text(m)]
+    found = [m for m in fake.chat_messages(GROUP) if "решают соперники" in first_text(m)]
     assert found, "no claim put to the vote in the group"
     return found[-1]
 
@@ -709,7 +728,7 @@ async def test_forged_moves_are_refused_and_change_nothing(
     for action in forged:
         press = await fake.press_raw(claimer, claimer.id, 10**6, f"m:{t}:{s}:{action}")
         answers[action] = (await press.answer(timeout=CHECK))["text"]
-    assert "кнопкой заявки" in answers[CLAIM]
+    assert "это кнопка 🙌, а не ход" in answers[CLAIM]
     for action in (72, 999, -1):
         assert answers[action] == "Такого хода нет."
     for action in (52, 70):  # a bid, blind nil: not while cards are played
@@ -748,15 +767,15 @@ async def test_a_refused_claim_shows_its_cards_no_more(
     await fake.wait_idle(quiet=0.05)
     assert mine not in claim_message(fake).text and not has_card(claim_message(fake).text)
     assert all(mine in question(fake, u).text for u in others)
-    await press_answer(fake, others[0], "Согласен")
+    await press_answer(fake, others[0], "Да, заканчиваем")
     await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text, timeout=CHECK)
     assert not has_card(question(fake, others[0]).text)
     await press_answer(fake, others[1], "Играем дальше")
-    await fake.wait_for(lambda: "Заявку не приняли" in claim_message(fake).text, timeout=CHECK)
+    await fake.wait_for(lambda: "«Остальные мои» не приняли" in claim_message(fake).text, timeout=CHECK)
     note = claim_message(fake)
     assert not has_card(note.text) and "13 взяток" in note.text and not note.buttons()
     for u in others:
-        await fake.wait_for(lambda u=u: "закрыта" in question(fake, u).text, timeout=CHECK)
+        await fake.wait_for(lambda u=u: "закрыто" in question(fake, u).text, timeout=CHECK)
         q = question(fake, u)
         assert not has_card(q.text) and not q.buttons()
     # Nowhere in the group does the claimer's hand stay shown.
@@ -829,7 +848,7 @@ async def test_the_votes_deadline_and_the_time_left_survive_a_restart(
     assert deadline(db_path) == (moves, seat, clock.now() + 25)
     assert n_actions(db_path) == moves
     # The claim message says so once the vote expired, without cards still.
-    await fake.wait_for(lambda: "Заявку не приняли" in claim_message(fake).text, timeout=CHECK)
+    await fake.wait_for(lambda: "«Остальные мои» не приняли" in claim_message(fake).text, timeout=CHECK)
     assert not has_card(claim_message(fake).text)
 
 
@@ -861,7 +880,7 @@ async def test_a_voter_who_blocked_the_bot_refuses_at_once(
     await fake.wait_idle(quiet=0.05)
     assert question(fake, others[0]) is None  # nobody was asked
     assert claim_rows(db_path)[0][0] == "refused"
-    assert "голосовании" not in fake.last_message(claimer.id).text
+    assert "Вы сказали «Остальные мои»" not in fake.last_message(claimer.id).text
     assert n_actions(db_path) == moves
 
 
@@ -872,11 +891,11 @@ async def play_goes_on(fake: FakeTelegram, db: Path, claimer: FakeUser, voter: F
     await fake.wait_for(
         lambda: (
             button_data(fake.last_message(claimer.id), "m:") is not None
-            and "голосовании" not in fake.last_message(claimer.id).text
+            and "Вы сказали «Остальные мои»" not in fake.last_message(claimer.id).text
         ),
         timeout=CHECK,
     )
-    await fake.wait_for(lambda: "закрыта" in question(fake, voter).text, timeout=CHECK)
+    await fake.wait_for(lambda: "закрыто" in question(fake, voter).text, timeout=CHECK)
     assert not question(fake, voter).buttons()
 
 
@@ -921,7 +940,7 @@ async def test_a_voter_whose_seat_passes_to_the_computer_refuses(
     seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
     await open_vote(fake, claimer, hand, others)
-    await press_answer(fake, others[1], "Согласен")  # an answer given stands
+    await press_answer(fake, others[1], "Да, заканчиваем")  # an answer given stands
     await fake.wait_for(lambda: "согласились" in question(fake, others[1]).text, timeout=CHECK)
     assert claim_rows(db_path)[0][0] == "vote"
     if how == "leave":
@@ -929,7 +948,9 @@ async def test_a_voter_whose_seat_passes_to_the_computer_refuses(
     else:
         await forget_me(fake, others[0])
     note = await fake.wait_for(
-        lambda: next((t for t in fake.sent_texts(GROUP) if "клубный игрок, а он" in t), None),
+        lambda: next(
+            (t for t in fake.sent_texts(GROUP) if "теперь это место за компьютером" in t), None
+        ),
         timeout=CHECK,
     )
     assert (others[0].first_name in note) == (how == "leave")
@@ -938,7 +959,7 @@ async def test_a_voter_whose_seat_passes_to_the_computer_refuses(
 
 
 def reminded(fake: FakeTelegram, user: FakeUser) -> bool:
-    return any("ждём вашего ответа на заявку" in t for t in fake.sent_texts(user.id))
+    return any("ждём вашего ответа на «Остальные мои»" in t for t in fake.sent_texts(user.id))
 
 
 def away(db: Path, seat: int) -> bool:
@@ -984,7 +1005,7 @@ async def test_the_vote_keeps_its_deadline_whoever_leaves_or_comes_back(
     await fake.wait_idle(quiet=0.05)
     assert deadline(db_path) == vote
 
-    await press_answer(fake, others[0], "Согласен")
+    await press_answer(fake, others[0], "Да, заканчиваем")
     clock.advance(vote[2] - PACE / 3 - clock.now() + 1)  # a third of the vote's time left
     await fake.wait_for(lambda: reminded(fake, others[1]), timeout=CHECK)
     assert not reminded(fake, others[0]) and not reminded(fake, claimer)
@@ -1078,9 +1099,9 @@ async def test_an_unproved_claim_from_the_mini_app_goes_to_the_vote(
     status, after = await page.claim(state)
     assert status == 200, after
     assert not after["my_turn"] and after["playable"] == [] and after["claim"] is None
-    assert "голосовании" in after["prompt"]
+    assert "Вы сказали «Остальные мои»" in after["prompt"]
     note = await fake.wait_for(
-        lambda: next((t for t in fake.sent_texts(GROUP)[before:] if "Решают соперники" in t), None),
+        lambda: next((t for t in fake.sent_texts(GROUP)[before:] if "решают соперники" in t), None),
         timeout=CHECK,
     )
     mine = cards_line(game_of(db_path).hand_cards(seat))
@@ -1216,7 +1237,9 @@ async def test_the_stream_offers_the_claim_to_its_seat_alone(
         status, after = await page.claim(first)
         assert status == 200 and after["claim"] == {"n": 2} and after["seq"] == first["seq"]
         await fake.wait_for(
-            lambda: any("Клубный игрок не соглашается" in t for t in fake.sent_texts(GROUP)),
+            lambda: any(
+                "Компьютер без доказательства не соглашается" in t for t in fake.sent_texts(GROUP)
+            ),
             timeout=CHECK,
         )
         kind, event = await asyncio.wait_for(mine.next(), FIRST_EVENT)

@@ -102,7 +102,7 @@ async def test_afterword_gestures_and_authority(
     async def choose(user, name: str) -> FakeMessage:
         m = picker(fake, user)
         await (await fake.press_button(user, m, text_contains=name)).answer()
-        await fake.wait_for(lambda: "Что сказать" in picker(fake, user).text)
+        await fake.wait_for(lambda: "что сказать?" in picker(fake, user).text)
         return picker(fake, user)
 
     async def say(user, name: str, gesture: str) -> str:
@@ -126,12 +126,12 @@ async def test_afterword_gestures_and_authority(
     assert "Борис ✓" in [b.text for b in picker(fake, anna).buttons()]
     m = await choose(anna, "Борис")
     dup = await (await fake.press_button(anna, m, text_contains="спасибо за игру")).answer()
-    assert "уже отправили" in dup["text"]
+    assert "уже сказали" in dup["text"]
     # Forged: to oneself, to the computer seat, a partner's word to a non-partner,
     # from someone who was not at the table (where the buttons cannot be compared).
     for who, data, expected in (
         (anna, f"g:{game}:0:0", "Себе"),
-        (anna, f"g:{game}:3:0", "Клубный игрок"),
+        (anna, f"g:{game}:3:0", "Компьютеру доброе слово не нужно"),
         (vera, f"g:{game}:0:1", "устарела"),
     ):
         answer = await (await fake.press_raw(who, who.id, 10**6, data)).answer()
@@ -175,7 +175,7 @@ async def test_forget_me_leaves_no_personal_data(
     await fake.wait_for(lambda: picker(fake, zina) and picker(fake, boris))
     for user, other in ((boris, "Зинаида"), (zina, "Борис")):
         await (await fake.press_button(user, picker(fake, user), text_contains=other)).answer()
-        await fake.wait_for(lambda user=user: "Что сказать" in picker(fake, user).text)
+        await fake.wait_for(lambda user=user: "что сказать?" in picker(fake, user).text)
         m = picker(fake, user)
         await (await fake.press_button(user, m, text_contains="спасибо")).answer()
     clock.advance(AFTERWORD_SECONDS + 1)

@@ -118,7 +118,7 @@ async def test_missed_deadlines_reminders_takeover_and_return(
             (m for m in fake.chat_messages(boris.id) if "Вернуться" in str(m.buttons())), None
         )
     )
-    await fake.wait_for(lambda: "играет клубный игрок" in table.table_message().text)
+    await fake.wait_for(lambda: "играет компьютер" in table.table_message().text)
     # While he is away his seat moves without waiting for any deadline.
     moves = {"n": 0}
 
@@ -132,7 +132,7 @@ async def test_missed_deadlines_reminders_takeover_and_return(
     answer = await (await fake.press_button(boris, back, text_contains="Вернуться")).answer()
     assert answer["text"] is None
     await fake.wait_for(lambda: any("снова за столом" in t for t in fake.sent_texts(GROUP_A)))
-    await fake.wait_for(lambda: "играет клубный игрок" not in table.table_message().text)
+    await fake.wait_for(lambda: "играет компьютер" not in table.table_message().text)
     # Timeout notes are short and few: one line per missed move.
     notes = fake.sent_texts(GROUP_A)[group_before:]
     assert sum("время вышло" in t for t in notes) == 3

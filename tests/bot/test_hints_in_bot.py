@@ -90,7 +90,7 @@ async def popup(fake: FakeTelegram, user: FakeUser, chat: int, message: int, dat
 
 def named_move(text: str, hand: FakeMessage) -> str:
     """The move a pop-up names, checked to be one of the hand's move buttons."""
-    m = re.match(r"💡 Мастер (?:сыграл|заказал|отдал) бы (\S+): .+", text)
+    m = re.match(r"💡 Мастер (?:сыграл|заявил|отдал) бы (\S+): .+", text)
     assert m, text
     labels = {b.text.lower() for b in hand.buttons() if (b.value or "").startswith("m:")}
     assert m[1].lower() in labels, (text, labels)
@@ -302,7 +302,7 @@ async def test_review_after_a_hand(fake: FakeTelegram, running_bot: InProcessBot
     items = re.findall(r"^\d\. ", reply, flags=re.M)
     assert reply.startswith("🔎 Разбор: «Уроки», сдача 1"), reply
     assert 1 <= len(items) <= 3, reply
-    assert "Вы заказали 13, мастер заказал бы" in reply, reply
+    assert "Вы заявили 13, мастер заявил бы" in reply, reply
     assert reply.count("Разница ≈") == len(items) and reply.count("Ваши карты:") == len(items)
 
 

@@ -49,7 +49,7 @@ async def test_lookups_in_every_phase(fake, running_bot) -> None:
     table = await open_table(fake, GROUP, [anna], start=False)
     for cmd in ("/score", "/turn", "/table", "/info"):
         assert "не началась" in await ask(fake, anna, GROUP, cmd)
-    assert "Записи пока нет" in await ask(fake, anna, GROUP, "/sheet")
+    assert "Показать пока нечего" in await ask(fake, anna, GROUP, "/sheet")
 
     # Before the first bid.
     await (await fake.press_button(anna, table.table_message(), text_contains="Правила")).answer()
@@ -61,17 +61,17 @@ async def test_lookups_in_every_phase(fake, running_bot) -> None:
     assert "Заявляет Анна · до " in turn
     assert "Сдача 1 · заявки" in await ask(fake, anna, GROUP, "/table")
     info = await ask(fake, anna, GROUP, "/info")
-    assert "Анна …" in info and "заказ" in info and "🤖 Запад" in info
+    assert "заявки: Анна …" in info and "🤖 Запад …" in info and "заказ" not in info
 
     # Under the table only what it does not show itself: the score sheet,
     # sent to the private chat, never to the group.
-    assert [b.text for b in table.table_message().buttons()] == ["📋 Запись"]
+    assert [b.text for b in table.table_message().buttons()] == ["📋 Счёт по сдачам"]
     group_count = len(fake.sent_texts(GROUP))
     answer = await (
-        await fake.press_button(anna, table.table_message(), text_contains="Запись")
+        await fake.press_button(anna, table.table_message(), text_contains="Счёт по сдачам")
     ).answer()
     assert "личный чат" in answer["text"]
-    await fake.wait_for(lambda: "Записи пока нет" in fake.sent_texts(anna.id)[-1])
+    await fake.wait_for(lambda: "Показать пока нечего" in fake.sent_texts(anna.id)[-1])
     await fake.wait_idle(quiet=0.05)
     assert len(fake.sent_texts(GROUP)) == group_count
 
@@ -80,7 +80,7 @@ async def test_lookups_in_every_phase(fake, running_bot) -> None:
     on_table = await ask(fake, anna, GROUP, "/table")
     assert "взятка 2 из 13" in on_table and "♠" in on_table
     info = await ask(fake, anna, GROUP, "/info")
-    assert "взятка 2 из 13" in info and "заказ" in info
+    assert "взятка 2 из 13" in info and ("заказ" in info or ": ноль" in info)
 
     # In private: all of the user's running games.
     assert "«Справки»" in await ask(fake, anna, anna.id, "/turn")

@@ -43,7 +43,7 @@ async def test_each_player_gets_the_result_in_private(fake: FakeTelegram, runnin
         results = [t for t in fake.sent_texts(user.id) if "«История»: игра окончена" in t]
         assert len(results) == 1, fake.sent_texts(user.id)[-3:]
         last = results[0]
-        assert "Победа:" in last and "Ваша игра:" in last and "/newgame" in last
+        assert "Победа:" in last and "Ваша игра:" in last and "«🔁 Ещё партию»" in last
         assert ("Вы победили" in last) != ("не вышло" in last)
     # One minus sign everywhere: the true one (−60), never a hyphen.
     for text in fake.sent_texts(GROUP):

@@ -184,7 +184,7 @@ async def test_the_button_sends_the_record_privately_once(
     # A member who never opened the bot is told how.
     fake.add_member(GROUP, dima)
     press = await fake.press(dima, GROUP, result.message_id, button.value)
-    assert "нажмите «Старт»" in (await press.answer())["text"]
+    assert "нажмите «Запустить»" in (await press.answer())["text"]
     # Forged: another hand, another table, on the same message.
     table_id = int(button.value.split(":")[1])
     for forged in (f"hr:{table_id}:2", f"hr:{table_id + 1}:1", f"hr:{table_id}:0", "hr:x:1"):

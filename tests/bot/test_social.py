@@ -99,7 +99,7 @@ async def test_call_me_calls_once_an_hour_and_seats_in_one_tap(
     # Anna too: she opens the tables below, and nobody is called to their own table.
     await call_me(fake, anna, FORUM)
     # Vera never pressed Start: subscribed, and told what the calls need.
-    await call_me(fake, vera, FORUM, "нажмите Start у @piki_test_bot")
+    await call_me(fake, vera, FORUM, "нажмите «Запустить» у @piki_test_bot")
     # An anonymous admin is not a person who can be called.
     asked = await fake.send_as_group(anna, FORUM, "/call_me")
     await fake.wait_for(reply_to(fake, FORUM, asked, "от своего имени"))
@@ -242,7 +242,7 @@ async def test_the_computers_strength_is_the_creators_choice_and_is_used(
     await fake.wait_idle(quiet=0.05)
     assert "Компьютер: новичок" in options_buttons(table)
     await press_label(fake, anna, table.table_message(), "Компьютер")
-    await fake.wait_for(lambda: "Компьютер: клуб" in options_buttons(table))
+    await fake.wait_for(lambda: "Компьютер: любитель" in options_buttons(table))
     await press_label(fake, anna, table.table_message(), "Компьютер")
     await fake.wait_for(lambda: "Компьютер: мастер" in options_buttons(table))
     await press_label(fake, anna, table.table_message(), "Готово")
@@ -282,7 +282,7 @@ async def test_rematch_seats_the_same_people_with_the_same_settings(
     await press_label(fake, anna, table.table_message(), "Настройки")
     await fake.wait_for(lambda: "Компьютер: новичок" in options_buttons(table))
     await press_label(fake, anna, table.table_message(), "Компьютер")
-    await fake.wait_for(lambda: "Компьютер: клуб" in options_buttons(table))
+    await fake.wait_for(lambda: "Компьютер: любитель" in options_buttons(table))
     await press_label(fake, anna, table.table_message(), "Готово")
     await fake.wait_for(lambda: "Начать" in options_buttons(table))
     await press_label(fake, anna, table.table_message(), "Начать")
@@ -344,9 +344,16 @@ async def test_rematch_seats_the_same_people_with_the_same_settings(
     assert rows(db_path, "SELECT 1 FROM tables WHERE status='open'") == []
     await asyncio.to_thread(ddl, db_path, "DROP TRIGGER no_calls")
 
-    # Anna and Boris press at once: one new table.
+    # The same rematch is under the game's end in each player's own chat
+    # (not a «/newgame» to type); a forged table there is stale.
+    private_end = next(m for m in fake.chat_messages(anna.id) if "игра окончена" in m.text)
+    assert "/newgame" not in private_end.text
+    assert [b.text for b in private_end.buttons()] == ["🔁 Ещё партию"]
+    forged = await fake.press_raw(anna, anna.id, private_end.message_id, "rm:999")
+    assert "устарела" in (await forged.answer())["text"]
+    # Anna in her chat and Boris in the group press at once: one new table.
     presses = [
-        await fake.press_button(anna, over, text_contains="Ещё партию"),
+        await fake.press_button(anna, private_end, text_contains="Ещё партию"),
         await fake.press_button(boris, over, text_contains="Ещё партию"),
     ]
     answers = [(await p.answer())["text"] for p in presses]

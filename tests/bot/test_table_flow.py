@@ -99,9 +99,7 @@ async def test_leave_hands_the_seat_to_the_computer(fake, running_bot) -> None:
     anna, boris = fake.add_user(431, "Анна"), fake.add_user(432, "Борис")
     table = await open_table(fake, GROUP, [anna, boris], title=TITLE)
     await fake.send_text(boris, GROUP, "/leave")
-    await fake.wait_for(
-        lambda: any("за вас играет клубный игрок" in t for t in fake.sent_texts(GROUP))
-    )
+    await fake.wait_for(lambda: any("за вас играет компьютер" in t for t in fake.sent_texts(GROUP)))
     table.users = [anna]
     await play_moves(table, lambda: "взятка 2 из 13" in table.table_message().text)
 
@@ -201,6 +199,6 @@ async def test_english_speaking_player_reads_english(fake, running_bot) -> None:
     await (await fake.press_button(boris, table.table_message(), text_contains="Начать")).answer()
     await fake.wait_for(lambda: any("Hand 1" in m.text for m in fake.chat_messages(anna.id)))
     hand = next(m for m in fake.chat_messages(anna.id) if "Hand 1" in m.text)
-    assert "You are South" in hand.text and "contract" in hand.text
+    assert "You are South" in hand.text and "bids: " in hand.text
     answer = await (await fake.press_raw(anna, anna.id, hand.message_id, "zzz")).answer()
     assert answer["text"] == "This button is out of date."

@@ -442,9 +442,11 @@ async def test_a_move_in_the_app_updates_the_chat(fake: FakeTelegram, make_bot: 
     await fake.wait_for(lambda: fake.message(me.id, msg.message_id).edits > edits)
     text = fake.message(me.id, msg.message_id).text
     if state["bids"]:
-        assert f"вы 0 из {action - 52}" in text
+        assert f"вы {action - 52}" in text.split("заявки: ", 1)[1]
         await fake.wait_for(
-            lambda: f"{me.first_name} 0 из {action - 52}" in s.table.table_message().text
+            lambda: re.search(
+                rf"заявки: (.+, )?{me.first_name} {action - 52}\b", s.table.table_message().text
+            )
         )
     else:
         assert card_label(action) in text  # on the table now

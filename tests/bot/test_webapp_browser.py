@@ -564,7 +564,7 @@ async def test_the_claim_asks_first_and_is_sent_once_confirmed(
     button = page.locator("#choices .action.claim")
     await button.wait_for(state="visible")
     assert await button.text_content() == "🙌 Остальные мои"
-    question = "Заявить «Остальные мои» — все оставшиеся взятки берёте вы?"
+    question = "Сказать «Остальные мои» — все оставшиеся взятки берёте вы?"
     asked: list[str] = []
 
     async def decline(dialog: Any) -> None:

@@ -155,7 +155,7 @@ async def test_no_card_to_play_while_a_claim_is_voted_on() -> None:
     live.claim_vote = live.seq
     state = seat_state(tr, live, mover, NOW)
     assert not state["my_turn"] and state["playable"] == []
-    assert "голосовании" in state["prompt"]
+    assert "Вы сказали «Остальные мои»" in state["prompt"]
     other = seat_state(tr, live, (mover + 1) % 4, NOW)
     assert "голосование" in other["prompt"]
     live.claim_vote = live.seq - 1  # an old claim's: play goes on
