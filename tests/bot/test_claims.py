@@ -771,7 +771,9 @@ async def test_a_refused_claim_shows_its_cards_no_more(
     await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text, timeout=CHECK)
     assert not has_card(question(fake, others[0]).text)
     await press_answer(fake, others[1], "Играем дальше")
-    await fake.wait_for(lambda: "«Остальные мои» не приняли" in claim_message(fake).text, timeout=CHECK)
+    await fake.wait_for(
+        lambda: "«Остальные мои» не приняли" in claim_message(fake).text, timeout=CHECK
+    )
     note = claim_message(fake)
     assert not has_card(note.text) and "13 взяток" in note.text and not note.buttons()
     for u in others:
@@ -848,7 +850,9 @@ async def test_the_votes_deadline_and_the_time_left_survive_a_restart(
     assert deadline(db_path) == (moves, seat, clock.now() + 25)
     assert n_actions(db_path) == moves
     # The claim message says so once the vote expired, without cards still.
-    await fake.wait_for(lambda: "«Остальные мои» не приняли" in claim_message(fake).text, timeout=CHECK)
+    await fake.wait_for(
+        lambda: "«Остальные мои» не приняли" in claim_message(fake).text, timeout=CHECK
+    )
     assert not has_card(claim_message(fake).text)
 
 
