@@ -38,6 +38,8 @@ from bench import ROOT
 from bench.stats import percentile
 
 MOVES = re.compile(r"= ([\d.]+) moves/s")
+MESSAGES = re.compile(r"([\d.]+) messages/s sent or edited")
+SHARE = re.compile(r"CPU: bot (\d+) % of a core")
 LATENCY = re.compile(r"p50 ([\d.]+) ms, p90 [\d.]+ ms, p99 ([\d.]+) ms")
 PER_MOVE = re.compile(r"([\d.]+) ms per move;")
 LOOP = re.compile(r"event-loop thread (\d+) %")
@@ -50,9 +52,11 @@ WAITS = re.compile(
 @dataclass
 class Figures:
     moves: float
+    messages: float  # sent or edited a second
     p50: float
     p99: float
     cpu_ms: float  # the bot's CPU per move
+    share: float  # the bot's CPU, % of a core
     loop: float  # the bot's event-loop thread, % of a core
     # The fake Telegram's and the people's CPU per move: about the same work
     # on both sides, so it shows the machine's speed at the time of the run.
@@ -80,9 +84,11 @@ def run(options: list[str], latencies: list[float], root: Path = ROOT) -> Figure
 
     return Figures(
         moves=first(MOVES),
+        messages=first(MESSAGES),
         p50=first(LATENCY, 1),
         p99=first(LATENCY, 2),
         cpu_ms=first(PER_MOVE),
+        share=first(SHARE),
         loop=first(LOOP),
         fake_ms=first(FAKE),
         bot_wait_ms=first(WAITS, 1),
@@ -92,8 +98,9 @@ def run(options: list[str], latencies: list[float], root: Path = ROOT) -> Figure
 
 def line(name: str, f: Figures) -> str:
     return (
-        f"{name}: {f.moves:6.1f} moves/s, p50 {f.p50:6.1f} ms, p99 {f.p99:6.1f} ms,"
-        f" bot {f.cpu_ms:.2f} ms CPU per move, loop {f.loop:.0f} %,"
+        f"{name}: {f.moves:6.1f} moves/s, {f.messages:.1f} messages/s,"
+        f" p50 {f.p50:6.1f} ms, p99 {f.p99:6.1f} ms,"
+        f" bot {f.cpu_ms:.2f} ms CPU per move ({f.share:.0f} % of a core), loop {f.loop:.0f} %,"
         f" fake Telegram {f.fake_ms:.2f} ms per move;"
         f" waited for a core: bot {f.bot_wait_ms:.2f}, fake {f.fake_wait_ms:.2f} ms per move"
     )
