@@ -443,7 +443,8 @@ class Outbox:
         network error's (the token blanked out); for an unreadable answer, only that."""
         if isinstance(exc, ClientDecodeError):
             return "the answer is not Telegram's"
-        text = exc.message
+        # (Telegram's answer may lack a description: {"ok": false}.)
+        text = exc.message or type(exc).__name__
         if isinstance(exc, TelegramNetworkError):
             text = text.replace(self._bot.token, "<token>")
         return text

@@ -23,7 +23,7 @@ class Stub:
     def __init__(self, settings):
         pass
 
-    async def run(self):
+    async def run(self, **_):
         seen.append(gc.get_freeze_count())
 
 entry.App = Stub
