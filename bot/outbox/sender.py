@@ -91,8 +91,8 @@ class Outbox:
     keep_sent: float = 30.0
     keep_failed: float = 7 * 24 * 3600.0
     prune_interval: float = 5.0
-    #: Rows looked at (and at most deleted) per trip to the database: moves
-    #: wait behind one such trip at most, never behind the whole prune.
+    #: Rows looked at (and at most deleted) per transaction: moves wait
+    #: behind one such transaction at most, never behind the whole prune.
     prune_chunk: int = 250
     #: A prune goes on from where the last one ended, less this overlap (a
     #: row is stamped a moment before its transaction commits) ...
