@@ -16,7 +16,9 @@ slow during that run.
 
 Every run is a whole ``python -m bench.load`` (its own bot process,
 database and fake Telegram); options after ``--`` go to every run, ``--a``
-and ``--b`` to one side each. Figures only: nothing here fails on a goal.
+and ``--b`` to one side each. ``--a-root`` (``--b-root``) runs that side from
+another checkout (a worktree of the commit before a change, say: its bench
+and its bot). Figures only: nothing here fails on a goal.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ from bench import ROOT
 from bench.stats import percentile
 
 MOVES = re.compile(r"= ([\d.]+) moves/s")
+MESSAGES = re.compile(r"([\d.]+) messages/s sent or edited")
+SHARE = re.compile(r"CPU: bot (\d+) % of a core")
 LATENCY = re.compile(r"p50 ([\d.]+) ms, p90 [\d.]+ ms, p99 ([\d.]+) ms")
 PER_MOVE = re.compile(r"([\d.]+) ms per move;")
 LOOP = re.compile(r"event-loop thread (\d+) %")
@@ -48,9 +52,11 @@ WAITS = re.compile(
 @dataclass
 class Figures:
     moves: float
+    messages: float  # sent or edited a second
     p50: float
     p99: float
     cpu_ms: float  # the bot's CPU per move
+    share: float  # the bot's CPU, % of a core
     loop: float  # the bot's event-loop thread, % of a core
     # The fake Telegram's and the people's CPU per move: about the same work
     # on both sides, so it shows the machine's speed at the time of the run.
@@ -61,12 +67,13 @@ class Figures:
     fake_wait_ms: float
 
 
-def run(options: list[str], latencies: list[float]) -> Figures:
-    """One bench.load run; its presses' latencies (ms) are added to ``latencies``."""
+def run(options: list[str], latencies: list[float], root: Path = ROOT) -> Figures:
+    """One bench.load run from the checkout ``root``; its presses' latencies
+    (ms) are added to ``latencies``."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "latencies.json"
         cmd = [sys.executable, "-m", "bench.load", *options, "--latencies", str(path)]
-        out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT).stdout
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=root).stdout
         latencies.extend(json.loads(path.read_text()))
 
     def first(pattern: re.Pattern[str], group: int = 1) -> float:
@@ -77,9 +84,11 @@ def run(options: list[str], latencies: list[float]) -> Figures:
 
     return Figures(
         moves=first(MOVES),
+        messages=first(MESSAGES),
         p50=first(LATENCY, 1),
         p99=first(LATENCY, 2),
         cpu_ms=first(PER_MOVE),
+        share=first(SHARE),
         loop=first(LOOP),
         fake_ms=first(FAKE),
         bot_wait_ms=first(WAITS, 1),
@@ -89,8 +98,9 @@ def run(options: list[str], latencies: list[float]) -> Figures:
 
 def line(name: str, f: Figures) -> str:
     return (
-        f"{name}: {f.moves:6.1f} moves/s, p50 {f.p50:6.1f} ms, p99 {f.p99:6.1f} ms,"
-        f" bot {f.cpu_ms:.2f} ms CPU per move, loop {f.loop:.0f} %,"
+        f"{name}: {f.moves:6.1f} moves/s, {f.messages:.1f} messages/s,"
+        f" p50 {f.p50:6.1f} ms, p99 {f.p99:6.1f} ms,"
+        f" bot {f.cpu_ms:.2f} ms CPU per move ({f.share:.0f} % of a core), loop {f.loop:.0f} %,"
         f" fake Telegram {f.fake_ms:.2f} ms per move;"
         f" waited for a core: bot {f.bot_wait_ms:.2f}, fake {f.fake_wait_ms:.2f} ms per move"
     )
@@ -101,19 +111,22 @@ def main() -> None:
     p.add_argument("--pairs", type=int, default=4)
     p.add_argument("--a", default="", help="bench.load options of side A (quoted)")
     p.add_argument("--b", default="--app", help="bench.load options of side B (quoted)")
+    p.add_argument("--a-root", type=Path, default=ROOT, help="the checkout side A runs from")
+    p.add_argument("--b-root", type=Path, default=ROOT, help="the checkout side B runs from")
     p.add_argument("common", nargs=argparse.REMAINDER, help="-- then options for every run")
     args = p.parse_args()
     common = [o for o in args.common if o != "--"]
     sides = {"A": shlex.split(args.a) + common, "B": shlex.split(args.b) + common}
     print(f"command: python -m bench.ab {shlex.join(sys.argv[1:])}".rstrip())
-    print(f"A = bench.load {shlex.join(sides['A'])}")
-    print(f"B = bench.load {shlex.join(sides['B'])}")
+    roots = {"A": args.a_root.resolve(), "B": args.b_root.resolve()}
+    for name in ("A", "B"):
+        print(f"{name} = bench.load {shlex.join(sides[name])} (in {roots[name]})")
     got: dict[str, list[Figures]] = {"A": [], "B": []}
     pooled: dict[str, list[float]] = {"A": [], "B": []}
     for i in range(args.pairs):
         order = "AB" if i % 2 == 0 else "BA"
         for name in order:
-            figures = run(sides[name], pooled[name])
+            figures = run(sides[name], pooled[name], roots[name])
             got[name].append(figures)
             print(f"pair {i + 1} {line(name, figures)}", flush=True)
     a, b = got["A"], got["B"]

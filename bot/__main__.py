@@ -10,10 +10,8 @@ import sys
 
 from aiogram.exceptions import TelegramUnauthorizedError
 
-from bot.aiogram_models import hold_response_models
 from bot.app import App
 from bot.config import ConfigError, load_settings
-from bot.heap import set_aside
 from bot.loop import loop_factory
 from bot.polling import AnotherPoller
 from bot.storage import DatabaseInUseError
@@ -30,12 +28,9 @@ def main() -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
 
-    hold_response_models()
-    set_aside()  # the imports: they live as long as the process (bot/heap.py)
-
     async def run() -> None:
         app = App(settings)
-        task = asyncio.create_task(app.run(built=set_aside))
+        task = asyncio.create_task(app.run())
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, task.cancel)

@@ -293,16 +293,10 @@ class App:
                     "setMyCommands", partial(self.bot.set_my_commands, commands, scope, code)
                 )
 
-    async def run(self, built: Callable[[], None] | None = None) -> None:
+    async def run(self) -> None:
         """Take updates (long polling, or a webhook when WEBHOOK_URL is set) until
-        cancelled; the outbox, the timers and the computer seats run alongside.
-        ``built`` is called once the bot is built, after the dispatcher's
-        other start hooks (i18n compiles the locales in its own) and before
-        the first update (``python -m bot`` sets its heap aside then:
-        bot/heap.py)."""
+        cancelled; the outbox, the timers and the computer seats run alongside."""
         await self.setup()
-        if built is not None:
-            self.dp.startup.register(built)
         try:
             self._sending = self._background(self.outbox.run())
             # The menu is a convenience: a flood wait on it must not hold up the game.

@@ -6,7 +6,7 @@ the parallel workers in."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -79,8 +79,8 @@ async def make_bot(fake: FakeTelegram, db_path: Path) -> AsyncIterator[MakeBot]:
     """Starts the bot (the real App, polling) in this process against ``fake``:
     ``await make_bot(**changes)`` runs it with the tests' settings
     (``harness.settings_for``) on ``db_path``, ``changes`` applied;
-    ``make_bot(settings)`` with settings made whole elsewhere. ``clock`` and
-    ``built`` go to ``InProcessBot``. It returns once the bot polls; whatever
+    ``make_bot(settings)`` with settings made whole elsewhere. ``clock`` goes
+    to ``InProcessBot``. It returns once the bot polls; whatever
     it started and the test did not stop is stopped at teardown (a stop that
     fails, fails the test)."""
     started: list[InProcessBot] = []
@@ -89,14 +89,13 @@ async def make_bot(fake: FakeTelegram, db_path: Path) -> AsyncIterator[MakeBot]:
         settings: Settings | None = None,
         *,
         clock: Clock | None = None,
-        built: Callable[[], None] | None = None,
         **changes: Any,
     ) -> InProcessBot:
         if settings is None:
             settings = settings_for(fake, db_path, **changes)
         elif changes:
             raise TypeError("make_bot takes settings or changes to the tests' ones, not both")
-        running = InProcessBot(settings, clock=clock, built=built)
+        running = InProcessBot(settings, clock=clock)
         started.append(running)
         await running.start(fake)
         return running

@@ -17,9 +17,9 @@ Operations:
 * ``delete``: delete the message remembered under ``key`` and forget it.
 
 Modules: :mod:`.queue` (the SQL of the ``outbox`` and ``messages`` tables),
-:mod:`.calls` (a row's payload and the Bot API call it becomes),
-:mod:`.pacer` (Telegram's rate limits), :mod:`.transport` (the HTTP call),
-:mod:`.errors` (sorting Telegram's failures), :mod:`.sender` (:class:`Outbox`).
+:mod:`.calls` (a row's payload and the aiogram method it becomes),
+:mod:`.pacer` (Telegram's rate limits), :mod:`.errors` (which 400 is which),
+:mod:`.sender` (:class:`Outbox`: sends through aiogram's ``Bot``).
 
 Message texts can contain a player's hidden cards, so nothing here logs them.
 """

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import base64
 import json
-from dataclasses import dataclass
 from typing import Any
+
+from aiogram.methods import DeleteMessage, EditMessageText, SendMessage, SendPhoto, TelegramMethod
+from aiogram.types import BufferedInputFile, ReplyParameters
 
 PUT, SEND, DELETE = "put", "send", "delete"
 
@@ -73,64 +75,53 @@ def payload(
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-@dataclass(slots=True)
-class Call:
-    """One Bot API call: the method's name, its JSON parameters and any file
-    to upload (field name -> (file name, bytes))."""
-
-    method: str
-    params: dict[str, Any]
-    files: dict[str, tuple[str, bytes]] | None = None
+#: One Bot API call, as aiogram's method object (``bot(call)`` makes it):
+#: ``SendMessage``, ``EditMessageText``, ``SendPhoto`` or ``DeleteMessage``.
+Call = TelegramMethod[Any]
 
 
 def delete_call(chat_id: int, message_id: int) -> Call:
-    return Call("deleteMessage", {"chat_id": chat_id, "message_id": message_id})
+    return DeleteMessage(chat_id=chat_id, message_id=message_id)
 
 
 def text_call(chat_id: int, op: str, raw_payload: str, message_id: int | None) -> Call:
-    """``editMessageText`` for a put of a known message, else ``sendMessage``.
+    """``editMessageText`` for a put of a known message, else ``sendMessage``
+    (``sendPhoto`` for a picture).
 
-    Raises ``ValueError``/``TypeError``/``KeyError`` for a payload that cannot
-    be a message (the row then fails without a call).
+    Raises ``ValueError`` (pydantic's ``ValidationError`` among them),
+    ``TypeError`` or ``KeyError`` for a payload that cannot be a message (the
+    row then fails without a call).
     """
     data = json.loads(raw_payload)
     if not isinstance(data, dict):
         raise TypeError("payload must be a JSON object")
-    params: dict[str, Any] = {"chat_id": chat_id}
-    if op == PUT and message_id is not None:
-        method = "editMessageText"
-        params["message_id"] = message_id
-    else:
-        method = "sendMessage"
-        if data.get("disable_notification"):
-            params["disable_notification"] = True
-        thread = data.get("thread")
-        if thread is not None:
-            if not _message_id(thread):
-                raise TypeError("thread must be a topic's id")
-            params["message_thread_id"] = thread
-        reply_to = data.get("reply_to")
-        if reply_to is not None:
-            if not _message_id(reply_to):
-                raise TypeError("reply_to must be a message id")
-            params["reply_parameters"] = {
-                "message_id": reply_to,
-                "allow_sending_without_reply": True,
-            }
     text = data["text"]
     if not isinstance(text, str):
         raise TypeError("text must be a string")
-    files = None
-    if "photo" in data:
-        if method != "sendMessage":
-            raise ValueError("a picture is sent, never edited into a text")
-        method = "sendPhoto"
-        files = {"photo": ("chart.png", base64.b64decode(data["photo"], validate=True))}
-        params["caption"] = text
-    else:
-        params["text"] = text
-    if data.get("parse_mode"):
-        params["parse_mode"] = data["parse_mode"]
+    # Given even when None: a row without a parse mode is plain text, not
+    # the bot's default (HTML).
+    common: dict[str, Any] = {"chat_id": chat_id, "parse_mode": data.get("parse_mode") or None}
     if data.get("reply_markup"):
-        params["reply_markup"] = data["reply_markup"]
-    return Call(method, params, files)
+        common["reply_markup"] = data["reply_markup"]
+    if op == PUT and message_id is not None:
+        if "photo" in data:
+            raise ValueError("a picture is sent, never edited into a text")
+        return EditMessageText(text=text, message_id=message_id, **common)
+    if data.get("disable_notification"):
+        common["disable_notification"] = True
+    thread = data.get("thread")
+    if thread is not None:
+        if not _message_id(thread):
+            raise TypeError("thread must be a topic's id")
+        common["message_thread_id"] = thread
+    reply_to = data.get("reply_to")
+    if reply_to is not None:
+        if not _message_id(reply_to):
+            raise TypeError("reply_to must be a message id")
+        common["reply_parameters"] = ReplyParameters(
+            message_id=reply_to, allow_sending_without_reply=True
+        )
+    if "photo" in data:
+        picture = base64.b64decode(data["photo"], validate=True)
+        return SendPhoto(photo=BufferedInputFile(picture, "chart.png"), caption=text, **common)
+    return SendMessage(text=text, **common)

@@ -332,7 +332,7 @@ async def finish_rows(
 ) -> tuple[int, Plan | None]:
     """The plan went out: mark it sent, remember (or, with ``forget``, drop) its
     message. Returns how many rows it superseded and the chat's next plan,
-    read in the same transaction. (The writes nobody reads go at once.)"""
+    read in the same transaction."""
     row = plan.target
     coalesced = await _mark_superseded(st, plan.superseded)
     writes: list[tuple[str, Args]] = []
@@ -370,7 +370,8 @@ async def finish_rows(
                 (row.chat_id, message_id),
             )
         )
-    await st.writes(writes)
+    for sql, args in writes:
+        await st.execute(sql, args)
     return coalesced, await next_plan(st, row.chat_id, scan, time.time())
 
 

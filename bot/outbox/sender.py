@@ -11,18 +11,24 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from aiogram import Bot
+from aiogram.exceptions import (
+    ClientDecodeError,
+    TelegramAPIError,
+    TelegramBadRequest,
+    TelegramEntityTooLarge,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramUnauthorizedError,
+)
+from aiogram.methods import EditMessageText
+from aiogram.types import Message
 
 from bot.config import Settings
 from bot.outbox import queue
 from bot.outbox.calls import DELETE, PUT, Call, delete_call, text_call, thread_of
 from bot.outbox.errors import (
-    BadRequest,
-    ChatMigrated,
-    FloodWait,
-    Forbidden,
-    TooLarge,
-    Transient,
-    Unauthorized,
     is_delete_target_gone,
     is_edit_target_gone,
     is_not_modified,
@@ -32,7 +38,6 @@ from bot.outbox.errors import (
 )
 from bot.outbox.pacer import Pacing
 from bot.outbox.queue import Plan
-from bot.outbox.transport import Transport
 from bot.storage.db import Database
 from bot.tasks import cancel_and_wait
 
@@ -86,8 +91,8 @@ class Outbox:
     keep_sent: float = 30.0
     keep_failed: float = 7 * 24 * 3600.0
     prune_interval: float = 5.0
-    #: Rows looked at (and at most deleted) per trip to the database: moves
-    #: wait behind one such trip at most, never behind the whole prune.
+    #: Rows looked at (and at most deleted) per transaction: moves wait
+    #: behind one such transaction at most, never behind the whole prune.
     prune_chunk: int = 250
     #: A prune goes on from where the last one ended, less this overlap (a
     #: row is stamped a moment before its transaction commits) ...
@@ -120,11 +125,12 @@ class Outbox:
     ) -> None:
         """``clock``/``sleep`` drive pacing and backoff; tests pass fakes to run fast.
 
-        Calls go out through ``bot``'s aiohttp session to its API server
-        (``request_timeout`` seconds each, else the session's timeout).
+        Calls go out as ``bot``'s own (``bot(method)``), ``request_timeout``
+        seconds each, else the session's timeout.
         """
         self._db = db
-        self._transport = Transport.for_bot(bot, request_timeout)
+        self._bot = bot
+        self._request_timeout = request_timeout
         self._on_forbidden = on_forbidden
         self._on_migrated = on_migrated
         self._on_topic_gone = on_topic_gone
@@ -375,60 +381,73 @@ class Outbox:
             self._pacing.settle(chat_id)
 
     async def _deliver(self, chat_id: int, plan: Plan, call: Call) -> bool:
-        """Make the call and record its outcome; False means back off and retry."""
+        """Make the call and record its outcome; False means back off and retry.
+
+        aiogram's exceptions decide: wait (429), move (a supergroup), give up
+        on the chat (403), sort a 400 by its description, give up on the row
+        (413), else try again later. Their descriptions are Telegram's (or
+        aiohttp's, the token blanked out), never a message's text.
+        """
         row = plan.target
         self._stats.api_calls += 1
         sent_at = time.time()
         try:
-            result = await self._transport.call(call.method, call.params, call.files)
-        except FloodWait as exc:
+            result = await self._bot(call, request_timeout=self._request_timeout)
+        except TelegramRetryAfter as exc:
             self._stats.flood_waits += 1
             log.warning("flood control in chat %s: waiting %s s", chat_id, exc.retry_after)
             self._pacing.flood(chat_id, exc.retry_after)
             return True
-        except ChatMigrated as exc:
-            await self._migrate(chat_id, exc.new_chat_id)
+        except TelegramMigrateToChat as exc:
+            await self._migrate(chat_id, exc.migrate_to_chat_id)
             raise _Stop from None
-        except Forbidden as exc:
-            await self._forbidden(plan, exc.description, sent_at)
+        except TelegramForbiddenError as exc:
+            await self._forbidden(plan, exc.message, sent_at)
             return True
-        except BadRequest as exc:
-            return await self._bad_request(plan, exc.description, sent_at)
-        except TooLarge as exc:
-            await self._fail(plan, exc.description)
+        except TelegramBadRequest as exc:
+            return await self._bad_request(plan, exc.message, sent_at)
+        except TelegramEntityTooLarge as exc:
+            await self._fail(plan, exc.message)
             return True
-        except Unauthorized as exc:
+        except TelegramUnauthorizedError as exc:
             # A wrong token: nothing to do but wait for someone to fix it.
             self._stats.retries += 1
-            log.error(
-                "Telegram rejects the bot token (%s); outbox keeps rows pending", exc.description
-            )
-            await self._note_error(plan, exc.description)
+            log.error("Telegram rejects the bot token (%s); outbox keeps rows pending", exc.message)
+            await self._note_error(plan, exc.message)
             return False
-        except Transient as exc:
+        except (TelegramAPIError, ClientDecodeError) as exc:
+            # 5xx, a network error or timeout (TelegramNetworkError), 404 (a
+            # wrong API URL), 409, a 429 without retry_after, an answer that is
+            # not Telegram's (a proxy's page: ClientDecodeError, whose text,
+            # an echo of the message, stays out of the log).
             self._stats.retries += 1
-            log.warning(
-                "outbox row %s to chat %s: %s; will retry", row.id, chat_id, exc.description
-            )
-            await self._note_error(plan, exc.description)
+            description = self._describe(exc)
+            log.warning("outbox row %s to chat %s: %s; will retry", row.id, chat_id, description)
+            await self._note_error(plan, description)
             return False
 
         if row.op == DELETE:
             self._stats.deletes += 1
             await self._finish(plan, None, forget=True)
-        elif call.method == "editMessageText":
+        elif isinstance(call, EditMessageText):
             self._stats.edits += 1
             await self._finish(plan, plan.message_id)
         else:
             self._stats.sends += 1
-            message_id = result.get("message_id") if isinstance(result, dict) else None
-            if not isinstance(message_id, int) or isinstance(message_id, bool):
-                # Telegram said ok without a message: nothing to remember; a
-                # later put of this key sends anew.
-                log.warning("outbox row %s: sendMessage answered without a message", row.id)
-                message_id = None
+            message_id = result.message_id if isinstance(result, Message) else None
             await self._finish(plan, message_id)
         return True
+
+    def _describe(self, exc: TelegramAPIError | ClientDecodeError) -> str:
+        """What a failure to retry is noted as: Telegram's description or the
+        network error's (the token blanked out); for an unreadable answer, only that."""
+        if isinstance(exc, ClientDecodeError):
+            return "the answer is not Telegram's"
+        # (Telegram's answer may lack a description: {"ok": false}.)
+        text = exc.message or type(exc).__name__
+        if isinstance(exc, TelegramNetworkError):
+            text = text.replace(self._bot.token, "<token>")
+        return text
 
     async def _bad_request(self, plan: Plan, description: str, sent_at: float) -> bool:
         row = plan.target

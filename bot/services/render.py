@@ -88,7 +88,7 @@ BURIED_UNDER = 2
 
 async def buried(reg: Registry, live: LiveTable) -> Repost | None:
     """Whether the table message has sunk out of view (read before a change's
-    transaction: it is a read, and the move's transaction is one trip)."""
+    transaction: a read, which the transaction need not hold the connection for)."""
     old = await repo_tail.message_of(reg.ctx.db, table_key(live.table_id))
     tail = await repo_tail.group_tail(reg.ctx.db, live.chat_id)
     if old is None or tail is None or tail - old < BURIED_UNDER:

@@ -74,8 +74,8 @@ async def unhandled(st: Statements) -> list[tuple[int, str]]:
 
 
 # Rows a pruning transaction deletes at most: the moves of every table share
-# the writing connection and wait for it (all at once, under load, stalled
-# every press for about a second: docs/benchmarks.md, History).
+# the connection and wait for it (all at once, under load, stalled every
+# press for about a second: docs/benchmarks-history.md).
 PRUNE_CHUNK = 500
 
 

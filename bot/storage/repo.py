@@ -72,12 +72,12 @@ def storable(n: int) -> bool:
 
 
 async def execute(conn: Conn, sql: str, args: Any = ()) -> None:
-    """One write of the caller's transaction, sent along with its next trip."""
+    """One write of the caller's transaction whose outcome it does not read."""
     await defer(conn, sql, args)
 
 
 async def insert(conn: Conn, sql: str, args: Any = ()) -> int:
-    """An insert whose new row id the caller needs (one trip of its own)."""
+    """An insert whose new row id the caller needs."""
     return (await statement(conn, sql, args))[0]
 
 

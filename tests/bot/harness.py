@@ -89,16 +89,14 @@ class InProcessBot:
         self,
         settings: Settings,
         clock: Clock | None = None,
-        built: Callable[[], None] | None = None,
     ) -> None:
         self.app = App(settings, clock=clock)
-        self.built = built  # App.run's
         self.task: asyncio.Task[None] | None = None
         self.stopped = False
 
     async def start(self, fake: FakeTelegram) -> None:
         after = len(fake.calls)
-        self.task = asyncio.create_task(self.app.run(built=self.built))
+        self.task = asyncio.create_task(self.app.run())
         ready = asyncio.create_task(polling_started(fake, after))
         await asyncio.wait([self.task, ready], return_when=asyncio.FIRST_COMPLETED)
         if self.task.done():

@@ -12,7 +12,17 @@ from typing import Any
 
 import pytest
 from aiogram import Bot
-from fake_telegram import FakeTelegram
+from aiogram.exceptions import (
+    ClientDecodeError,
+    TelegramAPIError,
+    TelegramConflictError,
+    TelegramEntityTooLarge,
+    TelegramNetworkError,
+    TelegramNotFound,
+    TelegramUnauthorizedError,
+)
+from aiogram.methods import SendMessage
+from fake_telegram import FakeTelegram, errors
 
 import bot.outbox.queue as outbox_queue
 from bot.config import Settings
@@ -23,6 +33,12 @@ from bot.outbox import (
     enqueue_put,
     enqueue_send,
     forget_key,
+)
+from bot.outbox.errors import (
+    is_delete_target_gone,
+    is_edit_target_gone,
+    is_not_modified,
+    is_unreachable,
 )
 from bot.storage import Database
 from bot.storage.migrations import apply_migrations
@@ -294,6 +310,130 @@ async def test_timeout_is_retried(
     async with running(outbox):
         await outbox.drain(timeout=15)
     assert fake.sent_texts(GROUP) == ["slow network"]
+
+
+# Failures the fake Telegram does not make, raised as aiogram raises them, by
+# a request middleware of the bot's session (aiogram's public hook).
+class Failing:
+    """Fails the next ``left`` sendMessage calls with ``error``; ``seen``: every text tried."""
+
+    def __init__(self, bot: Bot, error: Exception, left: int) -> None:
+        self.error, self.left = error, left
+        self.seen: list[str] = []
+        bot.session.middleware(self)
+
+    async def __call__(self, make_request: Any, bot: Bot, method: Any) -> Any:
+        if isinstance(method, SendMessage):
+            self.seen.append(method.text)
+            if self.left > 0:
+                self.left -= 1
+                raise self.error
+        return await make_request(bot, method)
+
+
+def other_failures(token: str) -> list[Exception]:
+    """aiogram's exceptions the outbox tries again after, as the fake cannot answer them."""
+    method = SendMessage(chat_id=GROUP, text="x")
+    return [
+        TelegramNotFound(method, "Not Found"),  # a wrong API URL
+        TelegramConflictError(method, "Conflict"),
+        # A 429 without retry_after (a proxy's own limit): back off, no flood pause.
+        TelegramAPIError(method, "Too Many Requests"),
+        # An answer that is not Telegram's; its text (an echo of ours) stays out.
+        ClientDecodeError("Failed to decode object", ValueError(), "secret ♠Q"),
+        # aiohttp's words may name the URL, token and all.
+        TelegramNetworkError(method, f"ClientOSError: /bot{token}/sendMessage"),
+    ]
+
+
+NOTED = [
+    "Not Found",
+    "Conflict",
+    "Too Many Requests",
+    "the answer is not Telegram's",
+    "ClientOSError: /bot<token>/sendMessage",
+]
+
+
+@pytest.mark.parametrize("case", range(len(NOTED)))
+async def test_other_failures_are_retried_and_noted_without_text_or_token(
+    db: Database, bot: Bot, fake: FakeTelegram, ftime: FakeTime, case: int
+) -> None:
+    """The row waits with Telegram's words (or the network's, the token
+    blanked out) as its error, then goes out."""
+    failing = Failing(bot, other_failures(bot.token)[case], 1_000_000)
+    outbox = make_outbox(db, bot, ftime)
+    async with db.tx() as conn:
+        await enqueue_send(conn, GROUP, "secret ♠Q")
+    async with running(outbox):
+        await fake.wait_for(lambda: outbox.stats().retries >= 2, timeout=10)
+        row = await db.fetchone("SELECT status, error FROM outbox")
+        assert row is not None and (row["status"], row["error"]) == ("pending", NOTED[case])
+        failing.left = 0
+        await outbox.drain()
+    tries = len(failing.seen)
+    assert tries >= 3 and failing.seen == ["secret ♠Q"] * tries
+    assert outbox.stats().retries == tries - 1 and outbox.stats().failed == 0
+    assert await statuses(db) == {"sent": 1}
+    assert fake.sent_texts(GROUP) == ["secret ♠Q"]
+
+
+async def test_a_refused_token_keeps_every_row_pending(
+    db: Database, bot: Bot, fake: FakeTelegram, ftime: FakeTime
+) -> None:
+    """401: nothing goes out, nothing fails, until someone fixes the token."""
+    Failing(bot, TelegramUnauthorizedError(SendMessage(chat_id=GROUP, text="x"), "Unauthorized"), 3)
+    outbox = make_outbox(db, bot, ftime)
+    async with db.tx() as conn:
+        await enqueue_send(conn, GROUP, "once the token is right")
+    async with running(outbox):
+        await outbox.drain()
+    assert outbox.stats().retries == 3 and outbox.stats().failed == 0
+    row = await db.fetchone("SELECT status, attempts FROM outbox")
+    assert row is not None and (row["status"], row["attempts"]) == ("sent", 4)
+
+
+async def test_a_call_too_large_fails_its_row_and_the_chat_goes_on(
+    db: Database, bot: Bot, fake: FakeTelegram, ftime: FakeTime
+) -> None:
+    """413: that row can never go; the next one does."""
+    Failing(bot, TelegramEntityTooLarge(SendMessage(chat_id=GROUP, text="x"), "Too Large"), 1)
+    outbox = make_outbox(db, bot, ftime)
+    async with db.tx() as conn:
+        await enqueue_send(conn, GROUP, "too large")
+        await enqueue_send(conn, GROUP, "fine")
+    async with running(outbox):
+        await outbox.drain()
+    assert fake.sent_texts(GROUP) == ["fine"]
+    assert await statuses(db) == {"failed": 1, "sent": 1}
+
+
+@pytest.mark.parametrize(
+    ("description", "not_modified", "edit_gone", "delete_gone", "unreachable"),
+    [
+        (errors.NOT_MODIFIED, True, False, False, False),
+        (errors.EDIT_NOT_FOUND, False, True, False, False),
+        (errors.CANT_EDIT, False, True, False, False),
+        ("Bad Request: MESSAGE_ID_INVALID", False, True, True, False),
+        (errors.DELETE_NOT_FOUND, False, False, True, False),
+        (errors.CANT_DELETE, False, False, True, False),
+        (errors.CHAT_NOT_FOUND, False, False, False, True),
+        ("Bad Request: not enough rights to send text messages to the chat", *[False] * 3, True),
+        ("Bad Request: have no rights to send a message", False, False, False, True),
+        ("Bad Request: PEER_ID_INVALID", False, False, False, True),
+        (errors.PARSE_ENTITIES + "unclosed tag", False, False, False, False),
+        (errors.TEXT_TOO_LONG, False, False, False, False),
+        (errors.BUTTON_DATA_INVALID, False, False, False, False),
+    ],
+)
+def test_400_descriptions(
+    description: str, not_modified: bool, edit_gone: bool, delete_gone: bool, unreachable: bool
+) -> None:
+    """Which wrong a 400 names, as Telegram words it."""
+    assert is_not_modified(description) is not_modified
+    assert is_edit_target_gone(description) is edit_gone
+    assert is_delete_target_gone(description) is delete_gone
+    assert is_unreachable(description) is unreachable
 
 
 # -------------------------------------------------------------- edit outcomes

@@ -268,7 +268,7 @@ async def test_transactions_never_interleave(db: Database) -> None:
     assert await _scalar(db, "SELECT updated_at FROM users WHERE user_id = 1") == 50
 
 
-async def test_deferred_writes_land_in_order_with_the_commit(db: Database) -> None:
+async def test_writes_land_in_order_with_the_commit(db: Database) -> None:
     async with db.tx() as conn:
         await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (7, 0)")
         await defer(conn, "UPDATE users SET first_name = 'Ann' WHERE user_id = 7")
@@ -280,28 +280,7 @@ async def test_deferred_writes_land_in_order_with_the_commit(db: Database) -> No
     assert row is not None and tuple(row) == ("Ann", "ann")
 
 
-async def _traced(db: Database) -> list[str]:
-    """Every statement the writing connection runs from now on, as it runs them."""
-    sent: list[str] = []
-    await db._writer.set_trace_callback(sent.append)
-    return sent
-
-
-async def test_a_transaction_that_only_writes_goes_whole_at_its_end(db: Database) -> None:
-    """A move only writes: nothing of it reaches the database, and it holds no
-    lock, until its end; then it goes in one piece (the group commit's)."""
-    sent = await _traced(db)
-    async with db.tx() as conn:
-        for uid in range(5):
-            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (?, 0)", (uid,))
-        await asyncio.sleep(0.05)
-        assert sent == [] and not db._lock.locked()
-    await db._writer.set_trace_callback(None)
-    assert [s.split()[0] for s in sent] == ["BEGIN", *["INSERT"] * 5, "COMMIT"], sent
-    assert await _scalar(db, "SELECT count(*) FROM users") == 5
-
-
-async def test_deferred_write_failing_at_commit_rolls_back_everything(db: Database) -> None:
+async def test_a_failed_write_rolls_back_the_whole_transaction(db: Database) -> None:
     await db.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)")
     with pytest.raises(sqlite3.IntegrityError):
         async with db.tx() as conn:
@@ -312,26 +291,9 @@ async def test_deferred_write_failing_at_commit_rolls_back_everything(db: Databa
     assert [tuple(r) for r in rows] == [(1, "")]
 
 
-async def test_a_failed_deferred_write_fails_its_transaction(db: Database) -> None:
-    """Deferred writes go all at once: when one fails, its transaction cannot
-    commit the others, even if its body goes on."""
-    await db.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)")
-    with pytest.raises(RuntimeError, match="deferred write"):
-        async with db.tx() as conn:
-            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (2, 0)")
-            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (1, 0)")  # dup
-            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (3, 0)")
-            with pytest.raises(sqlite3.IntegrityError):
-                await conn.fetchone("SELECT count(*) FROM users")
-            await conn.execute("UPDATE users SET first_name = 'X'")
-    rows = await db.fetchall("SELECT user_id, first_name FROM users ORDER BY user_id")
-    assert [tuple(r) for r in rows] == [(1, "")]
-    assert await db.execute("INSERT INTO users(user_id, updated_at) VALUES (2, 0)") == 1
-
-
-async def test_group_commit_keeps_each_transaction_whole(db: Database) -> None:
-    """Many one-trip transactions at once share trips; one that fails is undone
-    alone and only its caller sees the error."""
+async def test_transactions_at_once_each_stay_whole(db: Database) -> None:
+    """Many transactions at once: one that fails is undone alone and only its
+    caller sees the error."""
     await db.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)")
 
     async def write(uid: int) -> None:
@@ -341,11 +303,7 @@ async def test_group_commit_keeps_each_transaction_whole(db: Database) -> None:
 
     # Two collide (one among the others, one last): each fails alone.
     uids = [100 + i for i in range(20)] + [1] + [120 + i for i in range(20)] + [1]
-    sent = await _traced(db)
     results = await asyncio.gather(*(write(u) for u in uids), return_exceptions=True)
-    await db._writer.set_trace_callback(None)
-    # Together: far fewer transactions than callers.
-    assert sum(s == "BEGIN IMMEDIATE" for s in sent) < len(uids) / 4, sent
     failed = [i for i, r in enumerate(results) if r is not None]
     assert failed == [20, 41], results
     assert all(isinstance(results[i], sqlite3.IntegrityError) for i in failed)
@@ -354,9 +312,9 @@ async def test_group_commit_keeps_each_transaction_whole(db: Database) -> None:
     assert await _scalar(db, "SELECT updated_at FROM users WHERE user_id = 1") == 40
 
 
-async def test_execute_in_a_group_counts_its_own_rows(db: Database) -> None:
-    """db.execute's statements go at once with those of others; each learns
-    the rows its own statement changed, as sqlite3's rowcount says (-1: one
+async def test_execute_counts_its_own_rows(db: Database) -> None:
+    """db.execute's statements asked for at once: each learns the rows its
+    own statement changed, as sqlite3's rowcount says (-1: one
     that changes none by nature)."""
     assert (
         await db.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0), (2, 0), (3, 0)")
@@ -378,9 +336,9 @@ async def test_execute_in_a_group_counts_its_own_rows(db: Database) -> None:
     assert [tuple(r) for r in rows] == [(1, 3), (2, 3)]
 
 
-async def test_run_tx_functions_share_a_group_and_fail_alone(db: Database) -> None:
-    """Functions given to run_tx (they read as they write) go together with
-    write-only transactions; one that raises is undone alone, after its writes."""
+async def test_run_tx_functions_run_in_order_and_fail_alone(db: Database) -> None:
+    """Functions given to run_tx (they read as they write) and transactions
+    go in the order asked for; one that raises is undone alone, after its writes."""
 
     async def add(st: Statements, uid: int) -> int:
         await st.execute("INSERT INTO users(user_id, updated_at) VALUES (?, 0)", (uid,))
@@ -407,24 +365,29 @@ async def test_run_tx_functions_share_a_group_and_fail_alone(db: Database) -> No
 
 
 async def test_run_reads_from_one_snapshot(db: Database) -> None:
-    """db.run's reads all see the database as it was at the first of them,
-    whatever commits meanwhile; a read after it sees the commit."""
+    """db.run's reads all see the database as it was at the first of them: a
+    write asked for meanwhile lands after them; a read after it sees it."""
     await db.execute("INSERT INTO users(user_id, updated_at) VALUES (1, 0)")
+    writing: list[asyncio.Task[int]] = []
 
     async def twice(st: Statements) -> tuple[int, int]:
         first = await st.fetchone("SELECT count(*) FROM users")
-        await db.execute("INSERT INTO users(user_id, updated_at) VALUES (2, 0)")
+        writing.append(
+            asyncio.create_task(db.execute("INSERT INTO users(user_id, updated_at) VALUES (2, 0)"))
+        )
+        await asyncio.sleep(0.05)  # the write's turn, if it could have one
         second = await st.fetchone("SELECT count(*) FROM users")
         assert first is not None and second is not None
         return int(first[0]), int(second[0])
 
     assert await db.run(twice) == (1, 1)
+    assert await writing[0] == 1
     assert await _scalar(db, "SELECT count(*) FROM users") == 2
 
 
 async def test_a_read_never_overtakes_a_committing_transaction(db: Database) -> None:
-    """Reads use a connection of their own, yet see a write asked for before them
-    (a /start and a /newgame from one batch of updates, say)."""
+    """A read sees a write asked for before it (a /start and a /newgame from
+    one batch of updates, say)."""
 
     async def writer() -> None:
         async with db.tx() as conn:
@@ -435,33 +398,9 @@ async def test_a_read_never_overtakes_a_committing_transaction(db: Database) -> 
         assert row is not None
         return int(row[0])
 
-    # The writer runs first and queues its commit; the reader starts before
-    # the commit's trip has even begun.
+    # The writer runs first; the reader asks before the commit has gone out.
     _, seen = await asyncio.gather(writer(), reader())
     assert seen == 1
-
-
-async def test_a_read_does_not_wait_for_trips_nobody_will_run(db: Database) -> None:
-    """If the group-commit task is cancelled (the loop is ending) with a trip
-    queued behind the one under way, reads still get through."""
-
-    async def write(uid: int) -> None:
-        async with db.tx() as conn:
-            await defer(conn, "INSERT INTO users(user_id, updated_at) VALUES (?, 0)", (uid,))
-
-    first = asyncio.create_task(write(1))
-    await asyncio.sleep(0)  # its trip is under way
-    second = asyncio.create_task(write(2))  # queued for the next trip
-    await asyncio.sleep(0)
-    assert db._flusher is not None
-    db._flusher.cancel()
-    async with asyncio.timeout(5):
-        await asyncio.gather(first, second, return_exceptions=True)
-        assert second.cancelled()
-        rows = await db.fetchall("SELECT user_id FROM users WHERE user_id = 2")
-    assert rows == []
-    await write(3)  # and the next write starts a new trip
-    assert await _scalar(db, "SELECT count(*) FROM users WHERE user_id = 3") == 1
 
 
 async def test_waits_out_external_write_lock_with_retries(tmp_path: Path) -> None:
