@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from fake_telegram import FakeTelegram, FakeUser
+from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from harness import InProcessBot, Table, open_table, play_moves, press_label
 
 from bot.clock import FakeClock
@@ -246,14 +246,13 @@ async def test_a_stranger_cannot_set_up_a_table_without_a_creator(
     assert "«Клуб»" not in table.table_message().text
 
 
-async def test_the_rematch_seats_nobody_who_left_the_group(
-    fake: FakeTelegram, db_path: Path, clock: FakeClock, clocked_bot: InProcessBot
-) -> None:
-    """«Ещё партию» after a game: Борис was banned (the bot saw it), Вера
-    was removed unheard (a large group tells the bot nothing): neither is
-    seated again, and neither may ask for the rematch."""
+async def a_finished_game(
+    fake: FakeTelegram, first_id: int
+) -> tuple[tuple[FakeUser, FakeUser, FakeUser], FakeMessage, str]:
+    """Анна, Борис and Вера (ids from ``first_id``) play a club game to its
+    end in the group: the three, the game-over message and its rematch data."""
     anna, boris, vera = (
-        fake.add_user(8121 + i, n) for i, n in enumerate(("Анна", "Борис", "Вера"))
+        fake.add_user(first_id + i, n) for i, n in enumerate(("Анна", "Борис", "Вера"))
     )
     table = await open_table(
         fake,
@@ -269,6 +268,16 @@ async def test_the_rematch_seats_nobody_who_left_the_group(
     over = next(m for m in fake.chat_messages(GROUP) if "Игра окончена!" in m.text)
     rematch = fake.find_button(over, text_contains="Ещё партию").value
     assert rematch is not None
+    return (anna, boris, vera), over, rematch
+
+
+async def test_the_rematch_seats_nobody_who_left_the_group(
+    fake: FakeTelegram, db_path: Path, clock: FakeClock, clocked_bot: InProcessBot
+) -> None:
+    """«Ещё партию» after a game: Борис was banned (the bot saw it), Вера
+    was removed unheard (a large group tells the bot nothing): neither is
+    seated again, and neither may ask for the rematch."""
+    (anna, boris, vera), over, rematch = await a_finished_game(fake, 8121)
     # Борис is banned: the bot hears it, and forgets what Telegram said of him
     # (his /call_me, ended by the same news, shows when the bot has heard it).
     await fake.send_text(boris, GROUP, "/call_me")
@@ -296,23 +305,7 @@ async def test_the_rematch_asks_telegram_once_and_says_try_again_without_an_answ
     told to try again (not that only players may ask); Анна, who played
     and is the group's admin, opens the rematch, and Telegram is asked about
     each player once, not again because no answer came."""
-    anna, boris, vera = (
-        fake.add_user(8151 + i, n) for i, n in enumerate(("Анна", "Борис", "Вера"))
-    )
-    table = await open_table(
-        fake,
-        GROUP,
-        [anna, boris, vera],
-        seats=["Восток", "Юг"],
-        club=True,
-        title=TITLE,
-        supergroup=True,
-    )
-    await play_moves(table, table.game_over)
-    await fake.wait_idle(quiet=0.1)
-    over = next(m for m in fake.chat_messages(GROUP) if "Игра окончена!" in m.text)
-    rematch = fake.find_button(over, text_contains="Ещё партию").value
-    assert rematch is not None
+    (anna, boris, vera), over, rematch = await a_finished_game(fake, 8151)
     clock.advance(61)  # what Telegram said at the seats is old
     fake.inject("500", method="getChatMember", count=3)
     press = await fake.press_raw(boris, GROUP, over.message_id, rematch)
