@@ -10,12 +10,10 @@ and one person cannot make the bot ask Telegram about a stream of groups.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
-from typing import Any
 
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import InProcessBot, Table, open_table, play_moves, press_label
+from harness import InProcessBot, Table, open_table, play_moves, press_label, rows
 
 from bot.clock import FakeClock
 
@@ -29,14 +27,6 @@ QUOTA = 10
 # A message id the fake does not have: Telegram sends such a press with an
 # InaccessibleMessage, whose buttons the bot cannot compare with the data.
 GONE = 10**6
-
-
-def rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(db, timeout=10)
-    try:
-        return con.execute(sql, args).fetchall()
-    finally:
-        con.close()
 
 
 def table_of(db: Path, chat_id: int) -> int:

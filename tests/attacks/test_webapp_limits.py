@@ -25,7 +25,7 @@ from typing import Any
 import aiohttp
 from fake_telegram import FakeTelegram, FakeUser
 from fake_telegram.webapp import sign_init_data, table_of_url, web_app_url
-from harness import MakeBot, Table, open_table, play_moves
+from harness import MakeBot, Table, forget_me, open_table, play_moves
 from test_webapp_api import GROUP, hand_messages, mover, start_table
 from webapp_kit import FIRST_EVENT, Page, Stream, app_settings
 
@@ -104,18 +104,6 @@ async def test_ten_watchers_do_not_lock_the_players_out(
 
 
 # ------------------------------------------------------------ forget me
-
-
-async def forget_me(fake: FakeTelegram, user: FakeUser) -> None:
-    """``/forget_me`` and «Да», as the person does it."""
-    await fake.send_text(user, user.id, "/forget_me")
-    confirm = await fake.wait_for(
-        lambda: next(
-            (m for m in fake.chat_messages(user.id) if m.buttons() and "Удалить" in m.text), None
-        )
-    )
-    await (await fake.press_button(user, confirm, text_contains="Да")).answer()
-    await fake.wait_for(lambda: "данные удалены" in fake.message(user.id, confirm.message_id).text)
 
 
 async def test_a_forgotten_player_is_not_shown_by_id_on_a_kept_finished_table(

@@ -84,6 +84,27 @@ def count(db: Path, sql: str, *params: Any) -> int:
         con.close()
 
 
+def rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    """Every row ``sql`` reads from the database file."""
+    con = sqlite3.connect(db, timeout=10)
+    try:
+        return con.execute(sql, args).fetchall()
+    finally:
+        con.close()
+
+
+async def forget_me(fake: FakeTelegram, user: FakeUser) -> None:
+    """``/forget_me`` and «Да», as the person does it, until the bot says it is done."""
+    await fake.send_text(user, user.id, "/forget_me")
+    confirm = await fake.wait_for(
+        lambda: next(
+            (m for m in fake.chat_messages(user.id) if m.buttons() and "Удалить" in m.text), None
+        )
+    )
+    await (await fake.press_button(user, confirm, text_contains="Да")).answer()
+    await fake.wait_for(lambda: "данные удалены" in fake.message(user.id, confirm.message_id).text)
+
+
 class InProcessBot:
     def __init__(
         self,

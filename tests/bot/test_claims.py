@@ -26,6 +26,7 @@ from harness import (
     MakeBot,
     Table,
     action_of,
+    forget_me,
     open_table,
     play_moves,
     press_label,
@@ -919,16 +920,6 @@ async def test_a_voter_who_blocks_the_bot_during_the_vote_refuses(
     )
     await play_goes_on(fake, db_path, claimer, others[1])
     assert n_actions(db_path) == moves
-
-
-async def forget_me(fake: FakeTelegram, user: FakeUser) -> None:
-    await fake.send_text(user, user.id, "/forget_me")
-    confirm = await fake.wait_for(
-        lambda: next(
-            (m for m in fake.chat_messages(user.id) if m.buttons() and "Удалить" in m.text), None
-        )
-    )
-    await (await fake.press_button(user, confirm, text_contains="Да")).answer()
 
 
 @pytest.mark.parametrize("how", ["leave", "forget_me"])

@@ -8,12 +8,11 @@ would, and reads only what Telegram would show them (and the database).
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import BotProcess, InProcessBot, MakeBot, Table, move_buttons, play_moves
+from harness import BotProcess, InProcessBot, MakeBot, Table, move_buttons, play_moves, rows
 
 from bot.config import Settings
 
@@ -21,14 +20,6 @@ FORUM = -1001234007700
 GROUP = -1001234007800
 GROUP_ANONYMOUS_BOT = 1087968824
 CHANNEL_BOT = 136817688
-
-
-def rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(db, timeout=10)
-    try:
-        return con.execute(sql, args).fetchall()
-    finally:
-        con.close()
 
 
 def live_tables(fake: FakeTelegram, chat_id: int, thread: int | str | None = None) -> list[Any]:

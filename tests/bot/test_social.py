@@ -17,6 +17,7 @@ from harness import (
     open_table,
     play_moves,
     press_label,
+    rows,
 )
 
 from bot.clock import FakeClock
@@ -25,14 +26,6 @@ from bot.storage import inbox
 
 FORUM = -1005550000001
 GROUP = -5550002
-
-
-def rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(db, timeout=10)
-    try:
-        return con.execute(sql, args).fetchall()
-    finally:
-        con.close()
 
 
 def calls_of(fake: FakeTelegram, user: FakeUser) -> list[FakeMessage]:
