@@ -6,7 +6,7 @@ import html
 
 from bot.callbacks import ChartCb
 from bot.chart import ChartData
-from bot.i18n import clean_name, isolated
+from bot.i18n import clean_name, esc, isolated
 from bot.model import LiveTable
 from bot.views.common import Tr, public, side_name
 from bot.views.keyboard import Keyboard, button, keyboard
@@ -29,6 +29,11 @@ def chart_data(tr: Tr, table: LiveTable) -> ChartData:
         winner=v.winner,
         floor=v.rules.losing_floor,
     )
+
+
+def chart_caption(tr: Tr, table: LiveTable) -> str:
+    """Under the chart's photo: whose game it is."""
+    return tr("chart-caption", group=esc(table.chat_title))
 
 
 def chart_keyboard(tr: Tr, tables: list[tuple[int, str]]) -> Keyboard:
