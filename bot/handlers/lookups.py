@@ -28,7 +28,7 @@ async def on_lookup(
     kind = command.command.lower()
     private = message.chat.type == ChatType.PRIVATE
     found = await lookups.asked(kind, place(message), message.from_user.id, private)
-    markup = chart_keyboard(i18n.get, list(found.charts)) if found.charts else None
+    markup = chart_keyboard(i18n.get, found.charts) if found.charts else None
     text = lookup_text(i18n.get, found)
     await answer(message, replies, text, markup, passing=True, once=kind)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from bot.callbacks import ChartCb
 from bot.chart import ChartData
@@ -36,7 +37,7 @@ def chart_caption(tr: Tr, table: LiveTable) -> str:
     return tr("chart-caption", group=esc(table.chat_title))
 
 
-def chart_keyboard(tr: Tr, tables: list[tuple[int, str]]) -> Keyboard:
+def chart_keyboard(tr: Tr, tables: Sequence[tuple[int, str]]) -> Keyboard:
     """A «📈» button per table (its group named when there are several)."""
     return keyboard(
         [
