@@ -36,6 +36,7 @@ from bot.services.play import PlayService
 from bot.services.replies import Replies
 from bot.services.seats import SeatService
 from bot.services.tables import TableService
+from bot.views.lookups import lookup_text, sent_privately
 
 
 async def on_move(cb: CallbackQuery, callback_data: MoveCb, play: PlayService) -> None:
@@ -113,13 +114,14 @@ async def on_lookup(
 ) -> None:
     """Answered in a pop-up, or in the private chat when too long: never in the group."""
     chat_id = pressed_in(cb)
-    text, private = await lookups.button(
-        callback_data.t, callback_data.k, cb.from_user.id, chat_id, i18n.locale
-    )
-    if private is not None:
-        await cb.answer(popup(private))
-        return
-    await cb.answer(popup(text), show_alert=True)
+    found = await lookups.pressed(callback_data.t, callback_data.k, cb.from_user.id, chat_id)
+    if found is None:
+        await cb.answer(popup(i18n.get("err-stale")), show_alert=True)
+    elif found.kind != "sheet":
+        await cb.answer(popup(lookup_text(i18n.get, found)), show_alert=True)
+    else:
+        await lookups.send_private(cb.from_user.id, sent_privately(i18n.get, found))
+        await cb.answer(popup(i18n.get("lookup-sent-private")))
 
 
 async def on_chart(

@@ -11,9 +11,10 @@ from bot.callbacks import ForgetCb, GestureCb
 from bot.handlers.common import answer, author, in_own_chat, subject
 from bot.i18n import popup
 from bot.services.afterword import AfterwordService
-from bot.services.club import ClubService
+from bot.services.club import PERMANENT_AFTER, ClubService
 from bot.services.errors import UserError
 from bot.services.replies import Replies
+from bot.views.club import authority_text, partners_text, profile_text
 from bot.views.keyboard import button, keyboard
 
 
@@ -23,9 +24,9 @@ async def on_profile(
     """About the person asked of; asked by the group or a channel, about the group."""
     user = subject(message)
     if user is None:
-        text = await club.authority_list(message.chat.id, i18n.locale)
+        text = authority_text(i18n.get, await club.authority_list(message.chat.id))
     else:
-        text = await club.profile(user.id, user.first_name or "", i18n.locale)
+        text = profile_text(i18n.get, user.first_name or "", await club.profile(user.id))
     about = user.id if user is not None else 0
     await answer(message, replies, text, passing=True, once=f"profile:{about}")
 
@@ -35,9 +36,9 @@ async def on_partners(
 ) -> None:
     who = author(message)
     if who is None:
-        text = await club.authority_list(message.chat.id, i18n.locale)
+        text = authority_text(i18n.get, await club.authority_list(message.chat.id))
     else:
-        text = await club.partners(who.user_id, i18n.locale)
+        text = partners_text(i18n.get, await club.partners(who.user_id), PERMANENT_AFTER)
     await answer(message, replies, text, passing=True, once="partners")
 
 
@@ -47,7 +48,7 @@ async def on_authority(
     if message.chat.type == "private":
         await answer(message, replies, i18n.get("authority-in-group"), passing=True)
         return
-    text = await club.authority_list(message.chat.id, i18n.locale)
+    text = authority_text(i18n.get, await club.authority_list(message.chat.id))
     await answer(message, replies, text, passing=True, once="authority")
 
 

@@ -14,6 +14,7 @@ from bot.services.lookups import LookupService
 from bot.services.play import PlayService
 from bot.services.replies import Replies
 from bot.views.chart import chart_keyboard
+from bot.views.lookups import history_text, lookup_text, rules_text, stats_text
 
 
 async def on_lookup(
@@ -26,15 +27,9 @@ async def on_lookup(
     assert message.from_user is not None
     kind = command.command.lower()
     private = message.chat.type == ChatType.PRIVATE
-    where = place(message)
-    if private:
-        text = await lookups.in_private(kind, message.from_user.id, i18n.locale)
-    else:
-        text = await lookups.in_chat(kind, where, i18n.locale)
-    markup = None
-    if kind == "sheet":
-        tables = await lookups.sheet_charts(where, message.from_user.id, private)
-        markup = chart_keyboard(i18n.get, tables) if tables else None
+    found = await lookups.asked(kind, place(message), message.from_user.id, private)
+    markup = chart_keyboard(i18n.get, found.charts) if found.charts else None
+    text = lookup_text(i18n.get, found)
     await answer(message, replies, text, markup, passing=True, once=kind)
 
 
@@ -44,7 +39,7 @@ async def on_history(
     if message.chat.type == ChatType.PRIVATE:
         await answer(message, replies, i18n.get("history-in-group"), passing=True)
         return
-    text = await lookups.history(place(message), i18n.locale)
+    text = history_text(i18n.get, await lookups.history(place(message)))
     await answer(message, replies, text, passing=True, once="history")
 
 
@@ -54,9 +49,9 @@ async def on_stats(
     """About the person asked of; asked by the group or a channel, about the group."""
     user = subject(message)
     if user is None:
-        text = await lookups.history(place(message), i18n.locale)
+        text = history_text(i18n.get, await lookups.history(place(message)))
     else:
-        text = await lookups.stats(user.id, user.first_name or "", i18n.locale)
+        text = stats_text(i18n.get, user.first_name or "", await lookups.stats(user.id))
     about = user.id if user is not None else 0
     await answer(message, replies, text, passing=True, once=f"stats:{about}")
 
@@ -72,7 +67,8 @@ async def on_back(message: Message, i18n: I18nContext, play: PlayService, replie
 async def on_rules(
     message: Message, i18n: I18nContext, lookups: LookupService, replies: Replies
 ) -> None:
-    text = await lookups.rules_in_chat(place(message), i18n.locale)
+    rules, hints = await lookups.rules_in_chat(place(message))
+    text = rules_text(i18n.get, rules, hints)
     await answer(message, replies, text, passing=True, once="rules")
 
 

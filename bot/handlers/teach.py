@@ -14,7 +14,7 @@ from bot.i18n import popup
 from bot.services.replies import Replies
 from bot.services.tables import TableService
 from bot.services.teach import TeachService
-from bot.views.teach import hint_text
+from bot.views.teach import hint_text, review_text
 
 
 async def on_hint(
@@ -35,8 +35,8 @@ async def on_review(
     message: Message, i18n: I18nContext, teach: TeachService, replies: Replies
 ) -> None:
     assert message.from_user is not None
-    text = await teach.review(message.from_user.id, i18n.locale)
-    await answer(message, replies, text)
+    review = await teach.review(message.from_user.id)
+    await answer(message, replies, review_text(i18n.get, review))
 
 
 async def on_review_in_group(message: Message, i18n: I18nContext, replies: Replies) -> None:

@@ -14,7 +14,6 @@ import logging
 from concurrent.futures import ProcessPoolExecutor
 
 from bot.chart import ChartData, render
-from bot.i18n import esc
 from bot.model import LiveTable, TableStatus
 from bot.outbox import enqueue_send
 from bot.services.errors import UserError
@@ -23,7 +22,7 @@ from bot.services.thinking import worker_pool
 from bot.storage import repo, repo_charts
 from bot.storage.db import Conn
 from bot.tasks import cancel_and_wait
-from bot.views.chart import chart_data
+from bot.views.chart import chart_caption, chart_data
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +63,7 @@ class ChartService:
         thread = 0
         if live is not None and live.game_id == game_id and live.game is not None:
             tr = self.reg.tr_group(live)
-            caption = tr("chart-caption", group=esc(live.chat_title))
-            photo = caption, await self.draw(chart_data(tr, live))
+            photo = chart_caption(tr, live), await self.draw(chart_data(tr, live))
             thread = live.thread_id if live.chat_id == chat_id else 0
         async with self.ctx.db.tx() as conn:
             if photo is not None:
@@ -94,8 +92,7 @@ class ChartService:
             raise UserError("lookup-no-sheet")
         png = await self.draw(data)
         async with self.ctx.db.tx() as conn:
-            caption = tr("chart-caption", group=esc(live.chat_title))
-            await enqueue_send(conn, user_id, caption, photo=png)
+            await enqueue_send(conn, user_id, chart_caption(tr, live), photo=png)
         self.ctx.outbox.wake()
         return "lookup-sent-private"
 

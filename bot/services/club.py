@@ -18,7 +18,14 @@ from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.storage import repo, repo_club, repo_privacy
 from bot.storage.db import Conn
-from bot.views.club import BUTTON_NAME
+from bot.views.club import (
+    BUTTON_NAME,
+    Partner,
+    Profile,
+    partners_note,
+    partners_private,
+    someone,
+)
 from engine.scoring import sides
 from engine.view import public_view
 
@@ -44,12 +51,9 @@ async def record_partners(reg: Registry, conn: Conn, live: LiveTable) -> None:
 
 
 async def _announce_partners(reg: Registry, conn: Conn, live: LiveTable, a: int, b: int) -> None:
-    tr = reg.tr_group(live)
-    names = {uid: esc(live.names.get(uid, "")) for uid in (a, b)}
-    await render.group_note(conn, live, tr("partners-new", a=names[a], b=names[b]))
+    await render.group_note(conn, live, partners_note(reg.tr_group(live), live, a, b))
     for me, other in ((a, b), (b, a)):
-        ut = reg.tr_user(me, live.lang)
-        await enqueue_send(conn, me, ut("partners-new-private", name=names[other]))
+        await enqueue_send(conn, me, partners_private(reg.tr_user(me, live.lang), live, other))
 
 
 class ClubService:
@@ -60,54 +64,29 @@ class ClubService:
         self.afterword = afterword
 
     # ------------------------------------------------------ lookups
-    async def profile(self, user_id: int, name: str, locale: str) -> str:
-        tr = partial(self.ctx.texts, locale)
+    async def profile(self, user_id: int) -> Profile:
+        """The person's Authority, record and number of permanent partners."""
         stats = await repo.user_stats(self.ctx.db, user_id)
         auth = (await repo_club.authority(self.ctx.db, [user_id])).get(user_id, 0)
         partners = await repo_club.permanent_partners(self.ctx.db, user_id)
-        return tr(
-            "profile",
-            name=esc(name),
-            authority=auth,
-            games=stats["games"] if stats else 0,
-            wins=stats["wins"] if stats else 0,
-            contracts_bid=stats["contracts_bid"] if stats else 0,
-            contracts_made=stats["contracts_made"] if stats else 0,
-            nils_bid=stats["nils_bid"] if stats else 0,
-            nils_made=stats["nils_made"] if stats else 0,
-            partners=len(partners),
-        )
+        return Profile(auth, dict(stats) if stats else None, len(partners))
 
-    async def partners(self, user_id: int, locale: str) -> str:
-        tr = partial(self.ctx.texts, locale)
+    async def partners(self, user_id: int) -> list[Partner]:
+        """The person's permanent partners, most games together first."""
         rows = await repo_club.permanent_partners(self.ctx.db, user_id)
         if not rows:
-            return tr("partners-none", need=PERMANENT_AFTER)
+            return []
         users = await repo.get_users(self.ctx.db, [r["partner"] for r in rows])
-        lines = [tr("partners-title")]
+        found = []
         for r in rows:
             user = users.get(r["partner"])
-            lines.append(
-                tr(
-                    "partners-line",
-                    name=esc(user.first_name if user else "?"),
-                    games=r["games"],
-                    wins=r["wins"],
-                )
-            )
-        return "\n".join(lines)
+            found.append(Partner(user.first_name if user else "?", r["games"], r["wins"]))
+        return found
 
-    async def authority_list(self, chat_id: int, locale: str) -> str:
-        tr = partial(self.ctx.texts, locale)
+    async def authority_list(self, chat_id: int) -> list[tuple[str, int]]:
+        """(name, Authority) of everyone who sat at the group's tables."""
         rows = await repo_club.chat_members_by_authority(self.ctx.db, chat_id)
-        if not rows:
-            return tr("authority-empty")
-        lines = [tr("authority-title")]
-        for i, r in enumerate(rows, 1):
-            lines.append(
-                tr("authority-line", n=i, name=esc(r["first_name"]), authority=r["authority"])
-            )
-        return "\n".join(lines)
+        return [(r["first_name"], r["authority"]) for r in rows]
 
     # ------------------------------------------------------ forget me
     async def forget(self, user_id: int, name: str, username: str | None) -> None:
@@ -140,7 +119,7 @@ class ClubService:
             {name, stored.first_name if stored else ""},
             {username, stored.username if stored else None},
         )
-        replacement = self.ctx.texts(self.ctx.settings.default_lang, "afterword-someone")
+        replacement = someone(partial(self.ctx.texts, self.ctx.settings.default_lang))
         await self.ctx.db.run_tx(repo_privacy.erase_user, user_id, forms, replacement)
         await self.reg.drop_person(user_id)
         self.ctx.texts.clear()  # formatted lines may hold the name

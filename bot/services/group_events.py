@@ -7,25 +7,18 @@ while the bot cannot write to its place, and goes on where it stopped."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
-from bot.i18n import esc
 from bot.model import LiveTable, Pause
 from bot.outbox import enqueue_send, forget_key
 from bot.services import render
 from bot.services.tables import TableService
 from bot.storage import repo, repo_calls
 from bot.storage.db import Conn
+from bot.views.common import Tr
+from bot.views.pauses import paused_private, resumed_note, resumed_private
 
 log = logging.getLogger(__name__)
-
-
-def pause_key(reason: Pause) -> str:
-    """The private line that tells the players why their game waits."""
-    return {
-        Pause.BOT_REMOVED: "paused-private",
-        Pause.TOPIC_CLOSED: "paused-topic-private",
-        Pause.TOPIC_DELETED: "paused-topic-deleted-private",
-    }[reason]
 
 
 class GroupEvents:
@@ -63,7 +56,7 @@ class GroupEvents:
                     await repo.update_table(conn, live.table_id, paused=int(reason))
                     await self.play.schedule(conn, live)
                     if not before:
-                        await self._tell_players(conn, live, pause_key(reason))
+                        await self._tell_players(conn, live, paused_private)
             except BaseException:
                 live.paused = before
                 raise
@@ -74,17 +67,19 @@ class GroupEvents:
         """Added back: a paused game goes on from where it stopped, with a fresh
         table message at the bottom of the chat; an open table is shown again."""
         for row in await repo.live_tables_in_chat(self.ctx.db, chat_id):
-            await self._resume(row.table_id, "resumed-note", fresh=True)
+            await self._resume(row.table_id, topic=False)
 
     async def topic_reopened(self, chat_id: int, thread_id: int) -> None:
         """The table's topic is open again: its game goes on."""
         row = await repo.live_table(self.ctx.db, chat_id, thread_id)
         if row is not None and thread_id:
-            await self._resume(row.table_id, "resumed-topic-note", fresh=False)
+            await self._resume(row.table_id, topic=True)
 
-    async def _resume(self, table_id: int, note: str, *, fresh: bool) -> None:
-        """A paused game goes on; ``fresh``: the table message is posted anew
-        (the old one may be gone with the bot's removal)."""
+    async def _resume(self, table_id: int, *, topic: bool) -> None:
+        """A paused game goes on: its topic open again (``topic``), or the
+        bot back in the group, when the table message is posted anew (the old
+        one may be gone with the bot's removal)."""
+        fresh = not topic
         async with self.reg.lock(table_id):
             live = await self.reg.get(table_id)
             if live is None or live.ended:
@@ -100,9 +95,9 @@ class GroupEvents:
                     if before:
                         await repo.update_table(conn, live.table_id, paused=0)
                         await self.play.schedule(conn, live)
-                        tr = self.reg.tr_group(live)
-                        await render.group_note(conn, live, tr(note))
-                        await self._tell_players(conn, live, "resumed-private")
+                        note = resumed_note(self.reg.tr_group(live), topic)
+                        await render.group_note(conn, live, note)
+                        await self._tell_players(conn, live, resumed_private)
                     await render.table_message(
                         conn, self.reg, live, self.tables.options_shown(live.table_id)
                     )
@@ -114,12 +109,14 @@ class GroupEvents:
             log.info("table %s resumed in chat %s", live.table_id, live.chat_id)
             self.play.kick(live.table_id)
 
-    async def _tell_players(self, conn: Conn, live: LiveTable, key: str) -> None:
-        """A private line to each seated person who can receive it."""
+    async def _tell_players(
+        self, conn: Conn, live: LiveTable, line: Callable[[Tr, LiveTable], str]
+    ) -> None:
+        """A private ``line`` (a view) to each seated person who can receive
+        it, in their language."""
         for seat, uid in live.humans():
             if seat not in live.blocked:
-                ut = self.reg.tr_user(uid, live.lang)
-                await enqueue_send(conn, uid, ut(key, group=esc(live.chat_title)))
+                await enqueue_send(conn, uid, line(self.reg.tr_user(uid, live.lang), live))
 
     async def migrated(self, old: int, new: int) -> None:
         """The group became a supergroup (the service message in the old chat):

@@ -14,7 +14,6 @@ import dataclasses
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import partial
 from typing import TypeVar
 
 from bot.model import HintAnswer, LiveTable, TableStatus, rules_from_json
@@ -23,7 +22,7 @@ from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.storage import repo_teaching
 from bot.views.hand import blind_pending
-from bot.views.teach import review_text
+from bot.views.teach import Review
 from engine import BLIND, Game, view
 from engine.ai import Hint, Mistake, hint, review
 from engine.game import BIDDING, EXCHANGE, PLAY
@@ -109,20 +108,20 @@ class TeachService:
         return live, seat
 
     # -------------------------------------------------------------- review
-    async def review(self, user_id: int, locale: str) -> str:
+    async def review(self, user_id: int) -> Review:
         """``/review``: the costliest of the person's decisions in their most
-        recent finished hand, as the master sees them; or that there are none."""
-        tr = partial(self.ctx.texts, locale)
+        recent finished hand, as the master sees them (maybe none); refused
+        while their last one is still being looked at, or with no hand."""
         if user_id in self._reviewing:
-            return tr("review-busy")
+            raise UserError("review-busy")
         self._reviewing.add(user_id)
         try:
             target = await self._review_target(user_id)
             if target is None:
-                return tr("review-none")
+                raise UserError("review-none")
             live = await self.reg.get(target.table_id)
             if live is None:
-                return tr("review-none")
+                raise UserError("review-none")
             key = (target.game_id, target.hand, target.seat)
             mistakes = self._reviews.get(key)
             if mistakes is None:
@@ -131,7 +130,7 @@ class TeachService:
             mistakes = [
                 m for m in mistakes if (m.phase, m.trick, m.played) not in target.computer_moves
             ]
-            return review_text(tr, live, target.game, target.hand, mistakes)
+            return Review(live, target.game, target.hand, mistakes)
         finally:
             self._reviewing.discard(user_id)
 

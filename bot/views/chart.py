@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from bot.callbacks import ChartCb
 from bot.chart import ChartData
-from bot.i18n import clean_name, isolated
+from bot.i18n import clean_name, esc, isolated
 from bot.model import LiveTable
 from bot.views.common import Tr, public, side_name
 from bot.views.keyboard import Keyboard, button, keyboard
@@ -31,7 +32,12 @@ def chart_data(tr: Tr, table: LiveTable) -> ChartData:
     )
 
 
-def chart_keyboard(tr: Tr, tables: list[tuple[int, str]]) -> Keyboard:
+def chart_caption(tr: Tr, table: LiveTable) -> str:
+    """Under the chart's photo: whose game it is."""
+    return tr("chart-caption", group=esc(table.chat_title))
+
+
+def chart_keyboard(tr: Tr, tables: Sequence[tuple[int, str]]) -> Keyboard:
     """A «📈» button per table (its group named when there are several)."""
     return keyboard(
         [

@@ -1,4 +1,6 @@
-"""The afterword: the group's message (what was said) and each player's own
+"""The club in words: the afterword, the profile, the partners, Authority.
+
+The afterword is the group's message (what was said) and each player's own
 picker in private (whom to thank, then how).
 
 A keyboard in a group is the same for everyone, so it cannot leave out the
@@ -10,7 +12,8 @@ nil in this game).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.callbacks import GestureCb
@@ -41,9 +44,14 @@ def fitting(live: LiveTable, me: int, to: int) -> tuple[str, ...]:
     )
 
 
+def someone(tr: Tr) -> str:
+    """Who a person is once forgotten, or when their name is not known."""
+    return tr("afterword-someone")
+
+
 def _name(tr: Tr, live: LiveTable, uid: int | None) -> str:
     if uid is None or uid not in live.names:
-        return tr("afterword-someone")
+        return someone(tr)
     return esc(live.names[uid])
 
 
@@ -143,3 +151,76 @@ def afterword_picker(
             )
         rows.append([button(tr("btn-afterword-back"), GestureCb.packed(g=g, s=NAMES, k=MENU))])
     return "\n".join(lines), keyboard(rows)
+
+
+# ------------------------------------------------------------- the club
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A person's /profile: Authority, the games' record (None: no game
+    finished yet) and how many permanent partners they have."""
+
+    authority: int
+    stats: Mapping[str, Any] | None
+    partners: int
+
+
+@dataclass(frozen=True, slots=True)
+class Partner:
+    """A permanent partner in /partners: the name and their games together."""
+
+    name: str
+    games: int
+    wins: int
+
+
+def profile_text(tr: Tr, name: str, profile: Profile) -> str:
+    """/profile: Authority first; the record as plain counts."""
+    stats = profile.stats
+
+    def count(field: str) -> int:
+        return int(stats[field]) if stats else 0
+
+    return tr(
+        "profile",
+        name=esc(name),
+        authority=profile.authority,
+        games=count("games"),
+        wins=count("wins"),
+        contracts_bid=count("contracts_bid"),
+        contracts_made=count("contracts_made"),
+        nils_bid=count("nils_bid"),
+        nils_made=count("nils_made"),
+        partners=profile.partners,
+    )
+
+
+def partners_text(tr: Tr, partners: Sequence[Partner], need: int) -> str:
+    """/partners: each permanent partner, or how many games make one."""
+    if not partners:
+        return tr("partners-none", need=need)
+    lines = [tr("partners-title")]
+    for p in partners:
+        lines.append(tr("partners-line", name=esc(p.name), games=p.games, wins=p.wins))
+    return "\n".join(lines)
+
+
+def authority_text(tr: Tr, members: Sequence[tuple[str, int]]) -> str:
+    """/authority: who sat at the group's tables, by Authority (name, ★)."""
+    if not members:
+        return tr("authority-empty")
+    lines = [tr("authority-title")]
+    for i, (name, authority) in enumerate(members, 1):
+        lines.append(tr("authority-line", n=i, name=esc(name), authority=authority))
+    return "\n".join(lines)
+
+
+def partners_note(tr: Tr, live: LiveTable, a: int, b: int) -> str:
+    """The group's news: the two people ``a`` and ``b`` are partners now."""
+    return tr("partners-new", a=esc(live.names.get(a, "")), b=esc(live.names.get(b, "")))
+
+
+def partners_private(tr: Tr, live: LiveTable, other: int) -> str:
+    """The same news in one partner's private chat, naming ``other``."""
+    return tr("partners-new-private", name=esc(live.names.get(other, "")))

@@ -5,11 +5,26 @@ Both speak only of the asking seat's own cards and of what the table saw.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from bot.i18n import esc
 from bot.model import HintAnswer, LiveTable
 from bot.views.common import Tr, bid_text, card, cards_line, player_name, trick_text
 from engine.ai.teach import MIN_GAIN, Mistake
 from engine.game import BID, BIDDING, BLIND, EXCHANGE, Game
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """What ``/review`` found: the table, its game replayed from the stored
+    moves, the hand (0-based) and the person's costly decisions in it (none:
+    a clean hand)."""
+
+    table: LiveTable
+    replay: Game
+    hand: int
+    mistakes: Sequence[Mistake]
 
 
 def reason(tr: Tr, key: str) -> str:
@@ -76,13 +91,14 @@ def _item(tr: Tr, table: LiveTable, game: Game, hand: int, n: int, m: Mistake) -
     )
 
 
-def review_text(tr: Tr, table: LiveTable, game: Game, hand: int, mistakes: list[Mistake]) -> str:
+def review_text(tr: Tr, review: Review) -> str:
     """``/review``'s answer: the hand, then each costly decision in words."""
+    table, game, hand = review.table, review.replay, review.hand
     group = esc(table.chat_title)
-    if not mistakes:
+    if not review.mistakes:
         return tr("review-clean", group=group, hand=hand + 1, min=round(MIN_GAIN))
     lines = [tr("review-title", group=group, hand=hand + 1)]
-    for n, m in enumerate(mistakes, start=1):
+    for n, m in enumerate(review.mistakes, start=1):
         lines.append("")
         lines.append(_item(tr, table, game, hand, n, m))
     lines.append("")
