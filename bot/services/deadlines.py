@@ -1,0 +1,166 @@
+"""Deadlines: whose move is awaited until when, the reminders before it,
+and the computer's move for a player whose time ran out.
+
+A real-time game's player who has waited ``TURN_PING_AFTER`` seconds (and
+again with a third of the time left) gets a short "your turn" ping that
+notifies: the private hand is only edited as the game goes on, and Telegram
+never notifies about an edit. The ping is deleted as soon as that seat
+moves, so the private chat does not fill with pings. A daily game's player
+gets a reminder line instead (the hand itself comes anew at each turn).
+The deadline loop (:mod:`bot.services.timers`) finds what is due.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from bot.model import LiveTable, VoterOut
+from bot.pace import is_daily, next_reminder, reminder_times
+from bot.services.live import Ctx
+from bot.services.render import publish
+from bot.storage import repo
+from bot.storage.db import Conn
+from bot.views.outcome import Change, Event, Pinged, Reminded, TimedOut
+
+if TYPE_CHECKING:
+    from bot.services.moves import Moves
+
+
+class ClaimVoteEnds(Protocol):
+    """How a claim's vote ends without a press (``bot.services.claims.ClaimVotes``),
+    called under the table's lock: its deadline came, or a voter's answer can
+    no longer come. Built before the play services, from the registry alone."""
+
+    async def expire(self, live: LiveTable) -> None: ...
+
+    async def voter_out(self, live: LiveTable, seat: int, why: VoterOut) -> None: ...
+
+    async def remind(self, live: LiveTable, left: float) -> None: ...
+
+
+async def schedule_turn(ctx: Ctx, conn: Conn, live: LiveTable, left: float | None = None) -> None:
+    """The deadline of whoever must move now, none while the computer moves:
+    a move's time, or the ``left`` seconds the move still had (given back
+    after a claim's vote), with only the reminders still ahead. While a
+    claim is voted on it is the vote's deadline, whoever sits at the seat."""
+    g = live.game
+    assert g is not None and live.game_id is not None
+    mover_waits = live.is_computer(g.to_move) and not live.voting
+    if live.status != "playing" or g.finished or live.paused or mover_waits:
+        await repo.clear_deadline(conn, live.game_id)
+        live.due_at = None
+        return
+    now = ctx.clock.now()
+    due = now + (live.pace if left is None else max(0.0, left))
+    times = reminder_times(live.pace, due - live.pace, due, ctx.settings.turn_ping_after)
+    sent = next((i for i, t in enumerate(times) if t > now), len(times))
+    remind = times[sent] if sent < len(times) else None
+    await repo.set_deadline(conn, live.game_id, len(g.actions), g.to_move, due, remind)
+    if sent:
+        await repo.reminder_sent(conn, live.game_id, sent, remind)
+    live.due_at = due
+
+
+class Deadlines:
+    def __init__(self, moves: Moves, votes: ClaimVoteEnds) -> None:
+        """``votes``: a claim's vote holding the move whose deadline passed
+        ends instead of the club player moving."""
+        self.moves = moves
+        self.computer = moves.computer
+        self.reg = moves.reg
+        self.ctx = moves.ctx
+        self.votes = votes
+        self._ping_after = self.ctx.settings.turn_ping_after
+
+    async def on_deadline(self, d: repo.Deadline, now: float) -> None:
+        """A reminder or a missed move, as the deadline loop found it due."""
+        table_id = await repo.game_table(self.ctx.db, d.game_id)
+        if table_id is None:
+            async with self.ctx.db.tx() as conn:
+                await repo.clear_deadline(conn, d.game_id)
+            return
+        async with self.reg.lock(table_id):
+            live = await self.reg.get(table_id)
+            current = await repo.get_deadline(self.ctx.db, d.game_id)
+            if current is None or (current.seq, current.seat, current.due_at) != (
+                d.seq,
+                d.seat,
+                d.due_at,
+            ):
+                return  # moved on meanwhile
+            g = live.game if live else None
+            if (
+                live is None
+                or g is None
+                or live.game_id != d.game_id
+                or live.status != "playing"
+                or live.seq != d.seq
+                or g.to_move != d.seat
+            ):
+                async with self.ctx.db.tx() as conn:
+                    await repo.clear_deadline(conn, d.game_id)
+                return
+            if now < d.due_at:
+                await self._remind(live, d)
+            else:
+                await self._timeout(live, d.seat)
+        self.ctx.changed()
+
+    async def _remind(self, live: LiveTable, d: repo.Deadline) -> None:
+        """Daily: a reminder line. Real time: a ping that goes when they move
+        (none for people who asked for /quiet)."""
+        sent = d.reminders + 1
+        after = next_reminder(live.pace, d.due_at - live.pace, d.due_at, sent, self._ping_after)
+        if live.voting:
+            await self._remind_voters(live, d, sent, after)
+            return
+        uid = live.seats[d.seat]
+        user = await repo.get_user(self.ctx.db, uid) if uid is not None else None
+        events: tuple[Event, ...] = ()
+        if uid is not None and d.seat not in live.blocked:
+            left = d.due_at - self.ctx.clock.now()
+            if is_daily(live.pace):
+                events = (Reminded(d.seat, left),)
+            elif user is None or not user.quiet:
+                events = (Pinged(d.seat, left),)
+        async with self.ctx.db.tx() as conn:
+            await repo.reminder_sent(conn, d.game_id, sent, after)
+            if events and isinstance(events[0], Pinged):
+                live.pinged = d.seat
+            await publish(conn, self.reg, live, Change(events, table=True))
+
+    async def _remind_voters(
+        self, live: LiveTable, d: repo.Deadline, sent: int, after: float | None
+    ) -> None:
+        """A claim's vote runs to this deadline: the voters who have not
+        answered are reminded, not the claimer (who cannot move meanwhile);
+        in real time only with a third of the time left (the early ping is
+        for a mover, and the voters have just been asked)."""
+        async with self.ctx.db.tx() as conn:
+            await repo.reminder_sent(conn, d.game_id, sent, after)
+        # Recorded first: a crash in between costs a reminder, never doubles one.
+        if is_daily(live.pace) or after is None:
+            await self.votes.remind(live, d.due_at - self.ctx.clock.now())
+
+    async def _timeout(self, live: LiveTable, seat: int) -> None:
+        """The club player makes this one move; three in a row hand it the seat."""
+        g = live.game
+        assert g is not None
+        if live.voting:  # the vote's own deadline
+            await self.votes.expire(live)
+            self.computer.kick(live.table_id)  # the claimer may have left the seat to the computer
+            return
+        action = await self.computer.decide(g, seat, live.ai_level)
+        missed = live.timeouts.get(seat, 0) + 1
+        away = missed >= 3 and live.seats[seat] is not None
+
+        async def record(conn: Conn) -> None:
+            live.timeouts[seat] = missed
+            await repo.set_timeouts(conn, live.table_id, seat, missed)
+            if away:
+                live.away.add(seat)
+                await repo.set_away(conn, live.table_id, seat, True)
+
+        told = (TimedOut(seat, action, away),)
+        await self.moves.commit(live, seat, action, None, extra=record, events=told)
+        self.computer.kick(live.table_id)
