@@ -26,10 +26,11 @@ CLAIM action when the claim is conceded. A vote open at a restart is read
 back with the table (``Registry.get``), its deadline with the table's.
 
 Wiring: :class:`ClaimVotes` (a vote's end without a press) needs only the
-registry, so the play service is built with it and calls it when the vote's
-deadline comes or a voter's answer can no longer come (unreachable, or their
-seat passed to the computer); :class:`ClaimService` (the
-presses) is built after both.
+registry, so the deadlines and the absence services are built with it and
+call it when the vote's deadline comes or a voter's answer can no longer
+come (unreachable, or their seat passed to the computer);
+:class:`ClaimService` (the presses) is built after them. What a claim shows
+is said as events (``bot.views.outcome``), rendered by ``bot.views.claim``.
 """
 
 from __future__ import annotations
@@ -37,9 +38,9 @@ from __future__ import annotations
 import sqlite3
 
 from bot.model import CLAIMS_PER_HAND, LiveTable, VoterOut
-from bot.services.deadlines import schedule_turn
 from bot.services.errors import UserError
 from bot.services.live import Registry
+from bot.services.moves import schedule_turn
 from bot.services.play import PlayService
 from bot.services.render import publish
 from bot.storage import repo, repo_claims

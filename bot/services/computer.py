@@ -41,19 +41,6 @@ def _default_chooser() -> Chooser:
     return choose_action
 
 
-def computer_to_move(live: LiveTable | None) -> bool:
-    """A computer seat is to move at this running table (and no claim's vote holds it)."""
-    if live is None or live.status != "playing" or live.game is None or live.paused:
-        return False
-    g = live.game
-    return (
-        not g.finished
-        and g.to_move >= 0
-        and live.is_computer(g.to_move)
-        and not live.voting  # a claimer who left the seat: the vote decides first
-    )
-
-
 class Computer:
     def __init__(self, reg: Registry, commit: Commit, chooser: Chooser | None = None) -> None:
         """``commit``: how a decided move is written; ``chooser``: the decision
@@ -94,13 +81,13 @@ class Computer:
         delay = self.ctx.settings.ai_move_delay
         while True:
             live = self.reg.cached(table_id) or await self.reg.get(table_id)
-            if not computer_to_move(live):
+            if live is None or not live.computer_turn:
                 return
             if delay > 0:
                 await asyncio.sleep(delay)
             async with self.reg.lock(table_id):
                 live = await self.reg.get(table_id)
-                if not computer_to_move(live):
+                if live is None or not live.computer_turn:
                     return
                 assert live is not None and live.game is not None
                 g = live.game

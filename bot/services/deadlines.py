@@ -7,23 +7,21 @@ notifies: the private hand is only edited as the game goes on, and Telegram
 never notifies about an edit. The ping is deleted as soon as that seat
 moves, so the private chat does not fill with pings. A daily game's player
 gets a reminder line instead (the hand itself comes anew at each turn).
-The deadline loop (:mod:`bot.services.timers`) finds what is due.
+The deadline loop (:mod:`bot.services.timers`) finds what is due; a move
+sets the next one in its own transaction (``bot.services.moves.schedule_turn``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from bot.model import LiveTable, VoterOut
-from bot.pace import is_daily, next_reminder, reminder_times
-from bot.services.live import Ctx
+from bot.pace import is_daily, next_reminder
+from bot.services.moves import Moves
 from bot.services.render import publish
 from bot.storage import repo
 from bot.storage.db import Conn
 from bot.views.outcome import Change, Event, Pinged, Reminded, TimedOut
-
-if TYPE_CHECKING:
-    from bot.services.moves import Moves
 
 
 class ClaimVoteEnds(Protocol):
@@ -36,29 +34,6 @@ class ClaimVoteEnds(Protocol):
     async def voter_out(self, live: LiveTable, seat: int, why: VoterOut) -> None: ...
 
     async def remind(self, live: LiveTable, left: float) -> None: ...
-
-
-async def schedule_turn(ctx: Ctx, conn: Conn, live: LiveTable, left: float | None = None) -> None:
-    """The deadline of whoever must move now, none while the computer moves:
-    a move's time, or the ``left`` seconds the move still had (given back
-    after a claim's vote), with only the reminders still ahead. While a
-    claim is voted on it is the vote's deadline, whoever sits at the seat."""
-    g = live.game
-    assert g is not None and live.game_id is not None
-    mover_waits = live.is_computer(g.to_move) and not live.voting
-    if live.status != "playing" or g.finished or live.paused or mover_waits:
-        await repo.clear_deadline(conn, live.game_id)
-        live.due_at = None
-        return
-    now = ctx.clock.now()
-    due = now + (live.pace if left is None else max(0.0, left))
-    times = reminder_times(live.pace, due - live.pace, due, ctx.settings.turn_ping_after)
-    sent = next((i for i, t in enumerate(times) if t > now), len(times))
-    remind = times[sent] if sent < len(times) else None
-    await repo.set_deadline(conn, live.game_id, len(g.actions), g.to_move, due, remind)
-    if sent:
-        await repo.reminder_sent(conn, live.game_id, sent, remind)
-    live.due_at = due
 
 
 class Deadlines:
@@ -116,17 +91,18 @@ class Deadlines:
             return
         uid = live.seats[d.seat]
         user = await repo.get_user(self.ctx.db, uid) if uid is not None else None
-        events: tuple[Event, ...] = ()
+        reminded: Event | None = None
         if uid is not None and d.seat not in live.blocked:
             left = d.due_at - self.ctx.clock.now()
             if is_daily(live.pace):
-                events = (Reminded(d.seat, left),)
+                reminded = Reminded(d.seat, left)
             elif user is None or not user.quiet:
-                events = (Pinged(d.seat, left),)
+                reminded = Pinged(d.seat, left)
         async with self.ctx.db.tx() as conn:
             await repo.reminder_sent(conn, d.game_id, sent, after)
-            if events and isinstance(events[0], Pinged):
-                live.pinged = d.seat
+            if isinstance(reminded, Pinged):
+                live.pinged = d.seat  # its ping goes once the seat has moved
+            events = () if reminded is None else (reminded,)
             await publish(conn, self.reg, live, Change(events, table=True))
 
     async def _remind_voters(

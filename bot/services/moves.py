@@ -1,11 +1,12 @@
 """Moves: a game's start, a person's press, and the one way a move is written.
 
 Every accepted move is one transaction: the action row (its (game, seq) key
-makes a double press lose cleanly), what the move changed, shown through the
-render pass (the table's new look, the private hands, the end of the hand or
-the game if it came) and queued in the outbox, and the finish hooks when the
-game ends. The in-memory table takes the move inside that transaction and is
-put back if it does not commit; the press is answered after the commit.
+makes a double press lose cleanly), the deadline of whoever moves next, what
+the move changed, shown through the render pass (the table's new look, the
+private hands, the end of the hand or the game if it came) and queued in the
+outbox, and the finish hooks when the game ends. The in-memory table takes
+the move inside that transaction and is put back if it does not commit; the
+press is answered after the commit.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.model import LiveTable, SeatResult, TableStatus, rules_to_json
+from bot.pace import reminder_times
 from bot.services.computer import Chooser, Computer
-from bot.services.deadlines import schedule_turn
 from bot.services.errors import UserError, paused_error
-from bot.services.live import Registry
+from bot.services.live import Ctx, Registry
 from bot.services.render import buried, publish
 from bot.services.stats import game_results
 from bot.storage import repo
@@ -54,6 +55,29 @@ def last_trick(g: Game, seat: int, action: int, line: dict[str, Any]) -> LastTri
     pairs = (*v.trick, (seat, action))
     grew = [s for s in range(v.players) if line["tricks"][s] > v.tricks_won[s]]
     return (pairs, grew[0]) if len(grew) == 1 else None
+
+
+async def schedule_turn(ctx: Ctx, conn: Conn, live: LiveTable, left: float | None = None) -> None:
+    """The deadline of whoever must move now, none while the computer moves:
+    a move's time, or the ``left`` seconds the move still had (given back
+    after a claim's vote), with only the reminders still ahead. While a
+    claim is voted on it is the vote's deadline, whoever sits at the seat."""
+    g = live.game
+    assert g is not None and live.game_id is not None
+    mover_waits = live.is_computer(g.to_move) and not live.voting
+    if live.status != "playing" or g.finished or live.paused or mover_waits:
+        await repo.clear_deadline(conn, live.game_id)
+        live.due_at = None
+        return
+    now = ctx.clock.now()
+    due = now + (live.pace if left is None else max(0.0, left))
+    times = reminder_times(live.pace, due - live.pace, due, ctx.settings.turn_ping_after)
+    sent = next((i for i, t in enumerate(times) if t > now), len(times))
+    remind = times[sent] if sent < len(times) else None
+    await repo.set_deadline(conn, live.game_id, len(g.actions), g.to_move, due, remind)
+    if sent:
+        await repo.reminder_sent(conn, live.game_id, sent, remind)
+    live.due_at = due
 
 
 class Moves:
@@ -117,7 +141,9 @@ class Moves:
             if action == BLIND and seat in live.looked:
                 raise UserError("err-looked")
             await self.commit(live, seat, action, user_id)
-        self.computer.kick(table_id)
+            computer_next = live.computer_turn
+        if computer_next:  # else whoever moves next presses a button
+            self.computer.kick(table_id)
 
     async def _made_already(
         self, live: LiveTable, seq: int, seat: int, action: int, user_id: int
