@@ -43,23 +43,8 @@ from bot.i18n import SUPPORTED, Texts, UserLocaleManager, make_core
 from bot.middlewares import InFlight, OwnButtons, Throttle
 from bot.outbox import Outbox
 from bot.polling import Poller
-from bot.services.afterword import AfterwordService
-from bot.services.calls import CallService
-from bot.services.charts import ChartService
-from bot.services.claims import ClaimService, ClaimVotes
-from bot.services.club import ClubService, record_partners
-from bot.services.group_events import GroupEvents
-from bot.services.live import Ctx, Registry
-from bot.services.lookups import LookupService
-from bot.services.membership import Members, ask_telegram
-from bot.services.play import PlayService
-from bot.services.record import RecordService
-from bot.services.rematch import RematchService
-from bot.services.replies import Replies
-from bot.services.seats import SeatService
-from bot.services.tables import TableService
-from bot.services.teach import TeachService
-from bot.services.timers import Timers
+from bot.services.live import Ctx
+from bot.services.wiring import build_services
 from bot.storage.db import Database
 from bot.storage.migrations import apply_migrations
 from bot.tasks import cancel_and_wait
@@ -170,69 +155,23 @@ class App:
                 chat, thread, deleted
             ),
         )
-        ctx = Ctx(self.db, texts, self.outbox, s, me.username or "", self.clock)
-        self.registry = Registry(ctx)
-        self.charts = ChartService(self.registry)
-        # Set by whatever may bring the next deadline closer.
-        deadlines = asyncio.Event()
-
-        def changed() -> None:
-            """After every committed change: the sender, the deadlines, the charts."""
-            self.outbox.wake()
-            deadlines.set()
-            self.charts.wake()
-
-        self.afterword = AfterwordService(self.registry, changed)
-        # A claim's vote ended without a press (its deadline, a voter out of
-        # reach) needs only the registry: the play service is built with it.
-        votes = ClaimVotes(self.registry)
-        # Inside the transaction that ends a game: the partners' record, then
-        # the afterword, then the chart owed to the group.
-        self.play = PlayService(
-            self.registry,
-            self._chooser,
-            votes=votes,
-            on_change=changed,
-            finish_hooks=(
-                partial(record_partners, self.registry),
-                self.afterword.open,
-                self.charts.game_over,
-            ),
-        )
         bot = self.bot
-        # Who is in a group now, as Telegram says: for every seat, the rematch
-        # and the Mini App's watchers (one cache, one quota per person).
-        members = Members(partial(ask_telegram, bot), self.clock.now)
-        # «Call me»: opening a table calls its group's subscribers, in its transaction.
-        self.calls = CallService(self.registry)
-        self.tables = TableService(
-            self.registry,
-            self.play,
-            lambda chat, user: is_admin(bot, chat, user),
-            on_open=self.calls.on_open,
+        ctx = Ctx(self.db, texts, self.outbox, s, me.username or "", self.clock)
+        services = build_services(
+            ctx, bot, lambda chat, user: is_admin(bot, chat, user), self._chooser
         )
-        self.seats = SeatService(self.tables, members)
-        self.groups = GroupEvents(self.tables)
-        self.lookups = LookupService(self.registry)
-        self.rematch = RematchService(self.registry, self.tables, members)
-        self.records = RecordService(self.registry)
-        self.teach = TeachService(self.registry, self.play)
-        self.club = ClubService(self.registry, self.play, self.afterword)
-        self.claims = ClaimService(self.registry, self.play, votes)
-        self.replies = Replies(self.registry, on_expiring=deadlines.set)
-        self.timers = Timers(self.registry, self.play, self.afterword, self.replies, deadlines)
+        self.services = services
+        members = services.members
+        self.registry, self.play, self.claims = services.registry, services.play, services.claims
+        self.tables, self.seats, self.groups = services.tables, services.seats, services.groups
+        self.calls, self.rematch, self.records = services.calls, services.rematch, services.records
+        self.lookups, self.teach, self.club = services.lookups, services.teach, services.club
+        self.afterword, self.charts = services.afterword, services.charts
+        self.replies, self.timers = services.replies, services.timers
         # The Mini App (WEBAPP_URL): its hub listens to the tables' lock releases.
         # The group's members may watch its tables (Telegram says who they are).
         self.webapp = (
-            TableApp(
-                s,
-                self.registry,
-                self.play,
-                self.claims,
-                texts,
-                self.clock,
-                members,
-            )
+            TableApp(s, self.registry, self.play, self.claims, texts, self.clock, members)
             if s.webapp_url
             else None
         )

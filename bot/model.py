@@ -195,6 +195,17 @@ class LiveTable:
     def is_computer(self, seat: int) -> bool:
         return self.seats[seat] is None or seat in self.away
 
+    @property
+    def computer_turn(self) -> bool:
+        """A computer seat is to move in this running game, and no claim's
+        vote holds the move (a claimer who left the seat: the vote decides first)."""
+        g = self.game
+        if g is None or g.finished or g.to_move < 0 or self.paused:
+            return False
+        return (
+            self.status == TableStatus.PLAYING and self.is_computer(g.to_move) and not self.voting
+        )
+
     def snapshot(self) -> LiveTable:
         """A copy to roll back to if a change does not commit.
 

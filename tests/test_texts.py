@@ -26,8 +26,9 @@ from fluent.syntax.visitor import Visitor
 
 from bot.i18n import Texts, make_core
 from bot.model import LiveTable, SeatResult, TableStatus
-from bot.services.play import last_trick, timeout_move
+from bot.services.moves import last_trick
 from bot.views.hand import hand_message
+from bot.views.messages import timeout_move
 from bot.views.results import game_over, hand_result, private_hand_result, private_result
 from bot.views.table import game_table
 from engine import Game, apply

@@ -12,15 +12,12 @@ When the bot leaves a group, that group's calls end.
 
 from __future__ import annotations
 
-from functools import partial
-
 from bot.model import LiveTable
-from bot.outbox import enqueue_send
 from bot.services.live import Registry
 from bot.services.tables import Person
 from bot.storage import inbox, repo, repo_calls
 from bot.storage.db import Conn
-from bot.views.social import call_message
+from bot.views.outcome import Called
 
 # At most one call per person and group in this many seconds.
 CALL_EVERY = 3600.0
@@ -76,11 +73,13 @@ class CallService:
         async with self.ctx.db.tx() as conn:
             await repo_calls.drop_chat(conn, chat_id)
 
-    async def on_open(self, conn: Conn, live: LiveTable) -> None:
+    async def on_open(self, conn: Conn, live: LiveTable) -> list[Called]:
         """Part of the transaction that opens a table (``TableService.open_new``):
-        the calls. Nobody is called to a full table, nor to a table they sit at."""
+        who is called (their calls are shown with the table). Nobody is called
+        to a full table, nor to a table they sit at."""
+        called: list[Called] = []
         if None not in live.seats:
-            return
+            return called
         now = self.ctx.clock.now()
         before = now - CALL_EVERY
         skip = {uid for uid in live.seats if uid is not None} | {live.creator_id}
@@ -90,6 +89,5 @@ class CallService:
             if callee.user_id in skip:
                 continue
             await repo_calls.mark_called(conn, live.chat_id, callee.user_id, now)
-            tr = partial(self.ctx.texts, callee.lang or live.lang)
-            text, markup = call_message(tr, live)
-            await enqueue_send(conn, callee.user_id, text, markup)
+            called.append(Called(callee.user_id, callee.lang or live.lang))
+        return called

@@ -26,37 +26,40 @@ CLAIM action when the claim is conceded. A vote open at a restart is read
 back with the table (``Registry.get``), its deadline with the table's.
 
 Wiring: :class:`ClaimVotes` (a vote's end without a press) needs only the
-registry, so the play service is built with it and calls it when the vote's
-deadline comes or a voter's answer can no longer come (unreachable, or their
-seat passed to the computer); :class:`ClaimService` (the
-presses) is built after both.
+registry, so the deadlines and the absence services are built with it and
+call it when the vote's deadline comes or a voter's answer can no longer
+come (unreachable, or their seat passed to the computer);
+:class:`ClaimService` (the presses) is built after them. What a claim shows
+is said as events (``bot.views.outcome``), rendered by ``bot.views.claim``.
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-from bot.i18n import esc
-from bot.model import CLAIMS_PER_HAND, UNREACHABLE, LiveTable, VoterOut
-from bot.outbox import enqueue_put, enqueue_send
-from bot.services import render
+from bot.model import CLAIMS_PER_HAND, LiveTable, VoterOut
 from bot.services.errors import UserError
 from bot.services.live import Registry
-from bot.services.play import PlayService, schedule_turn
+from bot.services.moves import schedule_turn
+from bot.services.play import PlayService
+from bot.services.render import publish
 from bot.storage import repo, repo_claims
 from bot.storage.db import Conn
 from bot.storage.repo_claims import ACCEPTED, EXPIRED, PROVED, REFUSED, VOTE, ClaimRow
-from bot.views.claim import (
-    ask,
-    ask_accepted,
-    ask_closed,
-    claim_note,
-    closed_note,
-    proved_note,
-    voter_out_note,
-    voters_note,
+from bot.views.outcome import (
+    Change,
+    Claim,
+    ClaimAccepted,
+    ClaimClosed,
+    ClaimProved,
+    ClaimPut,
+    ClaimRefused,
+    Event,
+    Hands,
+    Question,
+    VotersReminded,
+    VoteTaken,
 )
-from bot.views.common import duration, player_name
 from engine import CLAIM, view
 from engine.claim import check_claim, takers, tricks_left
 from engine.scoring import side_of
@@ -80,15 +83,21 @@ def opponents(live: LiveTable, seat: int) -> list[int]:
     return [s for s in range(n) if side_of(n, s) != mine]
 
 
-def _side(live: LiveTable, seat: int) -> bool:
+def _claim(live: LiveTable, seat: int, cards: tuple[int, ...] | None = None) -> Claim:
+    """The claim of ``seat`` as it is told now (``cards``: where they may be shown)."""
     assert live.game is not None
-    return len(takers(live.game, seat)) > 1
+    side = len(takers(live.game, seat)) > 1
+    return Claim(seat, tricks_left(live.game), side, cards)
+
+
+def _questions(row: ClaimRow) -> tuple[Question, ...]:
+    return tuple((s, vote_key(row, s)) for s in row.voters)
 
 
 class ClaimVotes:
     """How a vote ends without anyone's press: its deadline passed, or a voter
     the bot cannot write to. Play goes on from the same move, the claimer's
-    time given back. Called under the table's lock (by the play service, or
+    time given back. Called under the table's lock (by the play services, or
     by :class:`ClaimService`); the caller wakes the outbox."""
 
     def __init__(self, reg: Registry) -> None:
@@ -136,24 +145,13 @@ class ClaimVotes:
         row = await self._open_row(live)
         if row is None:
             return
+        seats = tuple(
+            s
+            for s in row.voters
+            if live.seats[s] is not None and s not in row.accepted and s not in live.blocked
+        )
         async with self.ctx.db.tx() as conn:
-            for s in row.voters:
-                uid = live.seats[s]
-                if uid is None or s in row.accepted or s in live.blocked:
-                    continue
-                ut = self.reg.tr_user(uid, live.lang)
-                left_text = duration(ut, left)
-                text = ut("claim-vote-reminder", group=esc(live.chat_title), left=left_text)
-                await enqueue_send(conn, uid, text)
-
-    async def close_questions(self, conn: Conn, live: LiveTable, row: ClaimRow) -> None:
-        """Each question, decided, without the claimer's cards or buttons."""
-        for s in row.voters:
-            uid = live.seats[s]
-            if uid is None or s in live.blocked:
-                continue
-            ut = self.reg.tr_user(uid, live.lang)
-            await enqueue_put(conn, uid, vote_key(row, s), ask_closed(ut, live))
+            await publish(conn, self.reg, live, Change((VotersReminded(seats, left),)))
 
     async def close(
         self,
@@ -166,32 +164,18 @@ class ClaimVotes:
     ) -> None:
         """Refused (by ``by``, or for them: ``why``) or expired: play goes on
         from the same move, and what the claim showed is shown no more."""
-        tr = self.reg.tr_group(live)
         assert live.game is not None
         saved = live.snapshot()
         try:
             async with self.ctx.db.tx() as conn:
                 await repo_claims.set_status(conn, row, status)
                 live.claim_vote = None
-                left = tricks_left(live.game)
-                await enqueue_put(
-                    conn,
-                    live.chat_id,
-                    note_key(row),
-                    closed_note(tr, live, row.seat, left, _side(live, row.seat)),
-                    thread=live.thread_id,
+                closed = ClaimClosed(
+                    _claim(live, row.seat), note_key(row), _questions(row), by, why
                 )
-                if by is None:
-                    text = tr("claim-expired")
-                elif why is not None:
-                    text = voter_out_note(tr, live, by, why)
-                else:
-                    text = tr("claim-refused", name=player_name(tr, live, by))
-                await render.group_note(conn, live, text)
-                await self.close_questions(conn, live, row)
                 await schedule_turn(self.ctx, conn, live, row.time_left)
-                await render.table_message(conn, self.reg, live)
-                await render.hands(conn, self.reg, live, only={row.seat})
+                hands = Hands(only=frozenset({row.seat}))
+                await publish(conn, self.reg, live, Change((closed,), table=True, hands=hands))
         except BaseException:
             live.restore(saved)
             raise
@@ -249,11 +233,6 @@ class ClaimService:
             # Where the computer thinks: a hard claim is a search of its own.
             check = await self.play.think(check_claim, g, seat)
             cards = view(g, seat).hand
-            left = tricks_left(g)
-            side = _side(live, seat)
-            tr = self.reg.tr_group(live)
-            note = claim_note(tr, live, seat, cards, left, side)
-
             voters = opponents(live, seat)
             row = ClaimRow(game_id, hand_no, seat, made + 1, seq, voters, VOTE, set(), time_left)
 
@@ -263,11 +242,12 @@ class ClaimService:
                     row.status = PROVED
                     await repo_claims.add(conn, row)
                     live.claims[(hand_no, seat)] = row.n
-                    await render.group_note(
-                        conn, live, f"{note}\n{proved_note(tr, live, seat, side)}"
-                    )
 
-                await self.play.commit(live, seat, CLAIM, user_id, proved)
+                told = (ClaimProved(_claim(live, seat, cards)),)
+                await self.play.commit(
+                    live, seat, CLAIM, user_id, extra=proved, events=told, conceded=True
+                )
+                self.play.kick(table_id)
                 return
 
             computer = any(live.is_computer(s) for s in voters)
@@ -276,18 +256,14 @@ class ClaimService:
             try:
                 async with self.ctx.db.tx() as conn:
                     live.claims[(hand_no, seat)] = row.n
+                    bare = _claim(live, seat)
+                    event: Event
                     if computer or cannot is not None:
                         # Refused at once: the claim never stands, its cards
                         # are not shown; the move's own time runs on.
                         row.status = REFUSED
                         await repo_claims.add(conn, row)
-                        bare = claim_note(tr, live, seat, None, left, side)
-                        why = (
-                            tr("claim-computer-refuses")
-                            if cannot is None
-                            else voter_out_note(tr, live, cannot, UNREACHABLE)
-                        )
-                        await render.group_note(conn, live, f"{bare}\n{why}")
+                        event = ClaimRefused(bare, cannot)
                     else:
                         await repo_claims.add(conn, row)
                         live.claim_vote = seq
@@ -295,24 +271,11 @@ class ClaimService:
                         await schedule_turn(self.ctx, conn, live)
                         # The group is told who decides, not the cards: the
                         # claimer's partner reads the group too.
-                        bare = claim_note(tr, live, seat, None, left, side)
-                        text = f"{bare}\n{voters_note(tr, live, voters)}"
-                        await enqueue_send(
-                            conn,
-                            live.chat_id,
-                            text,
-                            key=note_key(row),
-                            disable_notification=True,
-                            thread=live.thread_id,
-                        )
-                        for s in voters:
-                            uid = live.seats[s]
-                            assert uid is not None
-                            ut = self.reg.tr_user(uid, live.lang)
-                            q, markup = ask(ut, live, seat, cards, left, seq, row.n)
-                            await enqueue_send(conn, uid, q, markup, key=vote_key(row, s))
-                        await render.table_message(conn, self.reg, live)
-                    await render.hands(conn, self.reg, live, only={seat})
+                        event = ClaimPut(bare, note_key(row), cards, seq, row.n, _questions(row))
+                    # The table shows the vote; a claim refused at once changes nothing there.
+                    table = isinstance(event, ClaimPut)
+                    hands = Hands(only=frozenset({seat}))
+                    await publish(conn, self.reg, live, Change((event,), table=table, hands=hands))
             except BaseException as e:
                 live.restore(saved)
                 if isinstance(e, sqlite3.IntegrityError):
@@ -345,10 +308,8 @@ class ClaimService:
                 try:
                     async with self.ctx.db.tx() as conn:
                         await repo_claims.add_vote(conn, row, seat)
-                        ut = self.reg.tr_user(user_id, live.lang)
-                        await enqueue_put(
-                            conn, user_id, vote_key(row, seat), ask_accepted(ut, live)
-                        )
+                        taken = VoteTaken((seat, vote_key(row, seat)))
+                        await publish(conn, self.reg, live, Change((taken,)))
                 except BaseException as e:
                     live.restore(saved)
                     if isinstance(e, sqlite3.IntegrityError):
@@ -360,16 +321,15 @@ class ClaimService:
     async def _concede(self, live: LiveTable, row: ClaimRow, seat: int) -> None:
         """The last acceptance: the hand ends as if played out, and now the
         group sees the claimer's cards, as for a proved claim."""
-        tr = self.reg.tr_group(live)
         assert live.game is not None
         cards = view(live.game, row.seat).hand
-        note = claim_note(tr, live, row.seat, cards, tricks_left(live.game), _side(live, row.seat))
+        told = (ClaimAccepted(_claim(live, row.seat, cards), _questions(row)),)
 
         async def accepted(conn: Conn) -> None:
             await repo_claims.add_vote(conn, row, seat)
             await repo_claims.set_status(conn, row, ACCEPTED)
             live.claim_vote = None
-            await render.group_note(conn, live, f"{note}\n{tr('claim-accepted')}")
-            await self.votes.close_questions(conn, live, row)
 
-        await self.play.commit(live, row.seat, CLAIM, live.seats[row.seat], accepted)
+        await self.play.commit(
+            live, row.seat, CLAIM, live.seats[row.seat], extra=accepted, events=told, conceded=True
+        )

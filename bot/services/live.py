@@ -14,7 +14,7 @@ import asyncio
 import logging
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -24,6 +24,7 @@ from bot.model import LiveTable, Pause, TableStatus, rules_from_json
 from bot.pace import is_daily
 from bot.storage import repo, repo_claims, repo_club, repo_teaching
 from bot.storage.db import Database
+from bot.views.messages import Scene
 from engine import Game
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(slots=True)
 class Ctx:
-    """What every service needs; built once in ``bot.app``."""
+    """What every service needs; built once with the services."""
 
     db: Database
     texts: Texts
@@ -43,6 +44,14 @@ class Ctx:
     settings: Settings
     bot_username: str
     clock: Clock
+    # Set by whatever may bring the next deadline closer: the deadline loop waits on it.
+    deadlines: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def changed(self) -> None:
+        """After every committed change: the outbox sends what it queued, the
+        deadline loop looks at the deadlines again."""
+        self.outbox.wake()
+        self.deadlines.set()
 
 
 class TableLock(asyncio.Lock):
@@ -78,6 +87,11 @@ class Registry:
             weakref.WeakValueDictionary()
         )
         self.langs: dict[int, str] = {}  # user id -> locale for private messages
+        s = ctx.settings
+        # What the render pass needs besides a table (the people's languages, above).
+        self.scene = Scene(
+            ctx.texts, self.langs, s.zone, ctx.bot_username, s.webapp_url, s.webapp_short_name
+        )
         # Told the table's id each time its lock is released.
         self.on_release: Callable[[int], None] = _ignore
         # Told a person's id once /forget_me has dropped them from here: a

@@ -9,7 +9,6 @@ here, a reply waits its turn like any other message of that chat.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 
 from bot.outbox import ANSWER, Markup, enqueue_answer, enqueue_delete, enqueue_edit, enqueue_send
 from bot.services.live import Registry
@@ -21,10 +20,8 @@ GROUP_LOOKUP_SECONDS = 120.0
 
 
 class Replies:
-    def __init__(self, reg: Registry, on_expiring: Callable[[], None] | None = None) -> None:
-        """``on_expiring``: wakes the deadline loop, which deletes passing answers when due."""
+    def __init__(self, reg: Registry) -> None:
         self.ctx = reg.ctx
-        self.on_expiring = on_expiring
 
     async def reply(
         self,
@@ -65,8 +62,8 @@ class Replies:
                     conn, chat_id, text, markup, key=key, reply_to=to_message, thread=thread
                 )
         self.ctx.outbox.wake()
-        if passing and key is not None and self.on_expiring is not None:
-            self.on_expiring()
+        if passing and key is not None:
+            self.ctx.deadlines.set()  # the deadline loop deletes passing answers when due
 
     async def expire_due(self, now: float) -> float | None:
         """Delete the passing answers whose time is up; the next such moment."""

@@ -4,18 +4,19 @@ Seats: :mod:`bot.services.seats`; the group's events: :mod:`bot.services.group_e
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from bot.model import NO_CREATOR, LiveTable, Place, TableStatus, rules_to_json
-from bot.outbox import enqueue_put
 from bot.pace import PACES
-from bot.services import render
 from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
+from bot.services.render import publish, table_message
 from bot.storage import repo, repo_club, repo_tail
 from bot.storage.db import Conn
+from bot.views.messages import table_key
+from bot.views.outcome import Called, Cancelled, Change, Repost
 from bot.views.table import OPTION_VALUES
 from engine import EngineError, Rules
 from engine.ai import LEVELS
@@ -36,8 +37,9 @@ class Person:
 #: Always asked of the table's own chat, never of the chat a button came from.
 AdminCheck = Callable[[int, int], Awaitable[bool]]
 
-#: Run in the transaction that opens a table (the calls to its group's subscribers).
-OpenHook = Callable[[Conn, LiveTable], Awaitable[None]]
+#: Run in the transaction that opens a table: who is called to it (its
+#: group's subscribers), their calls shown with the table's message.
+OpenHook = Callable[[Conn, LiveTable], Awaitable[Sequence[Called]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,15 +106,10 @@ class TableService:
         existing = await self.reg.live_in(place.chat_id, place.thread_id)
         if existing is not None:
             # Bring the table message to the bottom of the chat instead of a second table.
-            old = await repo_tail.message_of(self.ctx.db, render.table_key(existing.table_id))
+            old = await repo_tail.message_of(self.ctx.db, table_key(existing.table_id))
             async with self.reg.lock(existing.table_id), self.ctx.db.tx() as conn:
-                await render.table_message(
-                    conn,
-                    self.reg,
-                    existing,
-                    existing.table_id in self._options_open,
-                    repost=render.Repost(old),
-                )
+                options = existing.table_id in self._options_open
+                await table_message(conn, self.reg, existing, options, repost=Repost(old))
             self.ctx.outbox.wake()
             raise UserError("err-table-exists")
         if place.topic:
@@ -191,8 +188,8 @@ class TableService:
             )
             if opening.pace is not None:
                 shown.pace = opening.pace
-            await render.table_message(conn, self.reg, shown)
-            await self.on_open(conn, shown)
+            calls = await self.on_open(conn, shown)
+            await publish(conn, self.reg, shown, Change(tuple(calls), table=True))
         if person is not None:
             self.reg.langs[person.user_id] = person.lang
         self.ctx.outbox.wake()
@@ -295,7 +292,7 @@ class TableService:
         try:
             async with self.ctx.db.tx() as conn:
                 await repo.update_table(conn, live.table_id, **{field: stored})
-                await render.table_message(conn, self.reg, live, self.options_shown(live.table_id))
+                await table_message(conn, self.reg, live, self.options_shown(live.table_id))
         except BaseException:
             setattr(live, field, before)
             raise
@@ -309,7 +306,7 @@ class TableService:
             else:
                 self._options_open.discard(table_id)
             async with self.ctx.db.tx() as conn:
-                await render.table_message(conn, self.reg, live, show)
+                await table_message(conn, self.reg, live, show)
         self.ctx.outbox.wake()
 
     async def _set_rules(self, live: LiveTable, rules: Rules) -> None:
@@ -321,7 +318,7 @@ class TableService:
             await repo.update_table(
                 conn, live.table_id, rules_json=rules_to_json(rules), players=rules.players
             )
-            await render.table_message(conn, self.reg, live, live.table_id in self._options_open)
+            await table_message(conn, self.reg, live, live.table_id in self._options_open)
         self.ctx.outbox.wake()
 
     # -------------------------------------------------------------- start
@@ -375,22 +372,7 @@ class TableService:
                 if live.game_id is not None and live.status == "playing":
                     await repo.end_game(conn, live.game_id, "cancelled", None)
                 live.status = TableStatus.CANCELLED
-                tr = self.reg.tr_group(live)
-                await enqueue_put(
-                    conn,
-                    live.chat_id,
-                    render.table_key(table_id),
-                    tr("table-cancelled"),
-                    thread=live.thread_id,
-                )
-                if live.game is not None:
-                    for seat, uid in live.humans():
-                        ut = self.reg.tr_user(uid, live.lang)
-                        await enqueue_put(
-                            conn, uid, render.hand_key(live, seat), ut("hand-cancelled")
-                        )
+                await publish(conn, self.reg, live, Change((Cancelled(),)))
             self.reg.forget(table_id)
         self.ctx.outbox.wake()
         return live
-
-    # ------------------------------------------------ the group itself

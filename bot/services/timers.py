@@ -9,8 +9,7 @@ import asyncio
 import logging
 
 from bot.services.afterword import AfterwordService
-from bot.services.live import Registry
-from bot.services.play import PlayService
+from bot.services.deadlines import Deadlines
 from bot.services.replies import Replies
 from bot.storage import repo
 from bot.tasks import cancel_and_wait
@@ -26,22 +25,15 @@ class Timers:
     # indexed reads, once a second).
     heartbeat_every = 1.0
 
-    def __init__(
-        self,
-        reg: Registry,
-        play: PlayService,
-        afterword: AfterwordService,
-        replies: Replies,
-        wake: asyncio.Event,
-    ) -> None:
-        """``wake``: set by whatever may have moved the next deadline closer
-        (a committed change, a passing answer queued)."""
-        self.reg = reg
-        self.play = play
+    def __init__(self, deadlines: Deadlines, afterword: AfterwordService, replies: Replies) -> None:
+        """The loop sleeps until the next moment something is due, or until
+        ``ctx.deadlines`` is set by whatever may have moved it closer (a
+        committed change, a passing answer queued)."""
+        self.deadlines = deadlines
         self.afterword = afterword
         self.replies = replies
-        self.ctx = reg.ctx
-        self._wake = wake
+        self.ctx = deadlines.ctx
+        self._wake = self.ctx.deadlines
 
     async def credit_downtime(self) -> float:
         """Move every deadline by the time the bot was not running."""
@@ -84,7 +76,7 @@ class Timers:
                 log.debug("next deadline: game %s in %.0f s", nxt.game_id, moment - now)
                 if moment <= now:
                     try:
-                        await self.play.on_deadline(nxt, now)
+                        await self.deadlines.on_deadline(nxt, now)
                     except Exception:
                         log.exception("deadline of game %s failed", nxt.game_id)
                         await asyncio.sleep(1)

@@ -45,16 +45,18 @@ def player_name(tr: Tr, table: LiveTable, seat: int, me: int | None = None) -> s
 
 
 def side_name(tr: Tr, table: LiveTable, side: int, me: int | None = None) -> str:
-    members = sides(table.players)[side]
-    return (
-        tr(
+    return members_name(tr, table, sides(table.players)[side], me)
+
+
+def members_name(tr: Tr, table: LiveTable, members: Sequence[int], me: int | None = None) -> str:
+    """``Аня + Вика``, or the one player of an individual game's side."""
+    if len(members) == 2:
+        return tr(
             "join-names",
             a=player_name(tr, table, members[0], me),
             b=player_name(tr, table, members[1], me),
         )
-        if len(members) == 2
-        else player_name(tr, table, members[0], me)
-    )
+    return player_name(tr, table, members[0], me)
 
 
 def capitalized(line: str) -> str:

@@ -17,7 +17,7 @@ from bot.views.common import (
 )
 from bot.views.keyboard import Button, Keyboard, button, keyboard, rows_by, rows_of, web_app
 from bot.views.links import table_url
-from bot.views.sides import standing_lines
+from bot.views.sides import Standing, standing_lines
 from bot.views.table import status_line
 from engine.cards import SPADES, SUIT_SYMBOLS, sort_for_display
 from engine.game import BID, BIDDING, BLIND, EXCHANGE, OVER, PLAY
@@ -33,12 +33,17 @@ def blind_pending(table: LiveTable, seat: int) -> bool:
 
 
 def hand_message(
-    tr: Tr, table: LiveTable, v: View, webapp: str | None = None
+    tr: Tr,
+    table: LiveTable,
+    v: View,
+    webapp: str | None = None,
+    standing: Standing | None = None,
 ) -> tuple[str, Keyboard | None]:
     """The seat's private message, from its view ``v`` of the game: where the
     hand stands, each side's contract against its tricks (the player is «вы»),
     the trick on the table, the cards, and on the player's turn what to do.
-    With ``webapp`` (WEBAPP_URL), a button opening the table drawn."""
+    With ``webapp`` (WEBAPP_URL), a button opening the table drawn;
+    ``standing``: the sides as the render pass worked them out."""
     seat = v.seat
     n = v.players
     lines = [tr("hand-title", group=esc(table.chat_title)), status_line(tr, v)]
@@ -56,7 +61,7 @@ def hand_message(
     elif v.phase == BIDDING:
         lines.append(tr("hand-you", seat=seat_name(tr, n, seat)))
     lines.append("")
-    lines.extend(standing_lines(tr, table, v, me=seat))
+    lines.extend(standing_lines(tr, table, v, me=seat, standing=standing))
     lines.append("")
     if v.phase == PLAY:
         trick = trick_line(tr, table, v)

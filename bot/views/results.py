@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.i18n import clean_name, esc
 from bot.model import LiveTable, SeatResult
 from bot.views.common import (
     Tr,
+    members_name,
     num,
     player_name,
     public,
     seat_name,
-    side_name,
     signed,
     trick_text,
 )
+from bot.views.sides import Standing
 from bot.views.table import game_over_line
 from engine.scoring import side_of, sides
 from engine.view import PublicView
@@ -40,8 +41,19 @@ MINUS = "\u2212"
 LastTrick = tuple[Sequence[tuple[int, int]], int]
 
 
+def _members(table: LiveTable, standing: Standing | None) -> list[tuple[int, ...]]:
+    """Each side's seats: the render pass's, or worked out here."""
+    if standing is not None:
+        return [side.members for side in standing]
+    return sides(table.players)
+
+
 def hand_result(
-    tr: Tr, table: LiveTable, line: dict[str, Any], last: LastTrick | None = None
+    tr: Tr,
+    table: LiveTable,
+    line: Mapping[str, Any],
+    last: LastTrick | None = None,
+    standing: Standing | None = None,
 ) -> str:
     """One short group message when a hand ends: its last trick, then for
     each side whether it made its contract and what that scored, each nil
@@ -49,21 +61,27 @@ def hand_result(
     out = [tr("result-title", hand=line["hand"] + 1)]
     if last is not None:
         out.append(last_trick_text(tr, table, last))
-    for i in range(len(sides(table.players))):
-        out += side_result(tr, table, line, i)
+    for i, members in enumerate(_members(table, standing)):
+        out += side_result(tr, table, line, i, members)
     out += hints_used(tr, table)
     return "\n".join(out)
 
 
 def private_hand_result(
-    tr: Tr, table: LiveTable, line: dict[str, Any], seat: int, last: LastTrick | None
+    tr: Tr,
+    table: LiveTable,
+    line: Mapping[str, Any],
+    seat: int,
+    last: LastTrick | None,
+    standing: Standing | None = None,
 ) -> str:
     """What a player's own chat keeps of a finished hand: its last trick and
     that player's side's result."""
     out = [tr("result-title", hand=line["hand"] + 1)]
     if last is not None:
         out.append(last_trick_text(tr, table, last))
-    out += side_result(tr, table, line, side_of(table.players, seat))
+    i = side_of(table.players, seat)
+    out += side_result(tr, table, line, i, _members(table, standing)[i])
     out += hints_used(tr, table)
     return "\n".join(out)
 
@@ -77,12 +95,19 @@ def last_trick_text(tr: Tr, table: LiveTable, last: LastTrick) -> str:
     )
 
 
-def side_result(tr: Tr, table: LiveTable, line: dict[str, Any], i: int) -> list[str]:
+def side_result(
+    tr: Tr,
+    table: LiveTable,
+    line: Mapping[str, Any],
+    i: int,
+    members: Sequence[int] | None = None,
+) -> list[str]:
     """``✅ Аня + Вика: заказ 6, взято 9 → +63 (60 + 3 мешка) · итого 63``,
-    then a line for each nil of the side."""
-    members = sides(table.players)[i]
+    then a line for each nil of the side (``members``: its seats, if known)."""
+    if members is None:
+        members = sides(table.players)[i]
     side = line["sides"][i]
-    name = side_name(tr, table, i)
+    name = members_name(tr, table, members)
     parts = _parts(tr, side)
     args = {
         "side": name,
@@ -153,12 +178,12 @@ def _parts(tr: Tr, side: dict[str, Any]) -> str:
     return tr("result-parts", parts=text)
 
 
-def sheet_block(tr: Tr, table: LiveTable, v: PublicView) -> str:
+def sheet_block(tr: Tr, table: LiveTable, v: PublicView, standing: Standing | None = None) -> str:
     """The whole score sheet as a monospace block a phone shows whole: a
     column a side, headed by its players' short names; a cell is the bids
     (their order is the header's), contract/taken, the hand's score and the
     bags carried; the last row the totals."""
-    side_list = sides(v.players)
+    side_list = _members(table, standing)
     header = [tr("sheet-hand")] + [
         "+".join(_short(sheet_name(tr, table, s)) for s in members) for members in side_list
     ]
@@ -194,7 +219,7 @@ def sheet_name(tr: Tr, table: LiveTable, seat: int) -> str:
     return clean_name(table.names.get(uid)) or seat_name(tr, table.players, seat)
 
 
-def _bid_mark(tr: Tr, line: dict[str, Any], seat: int) -> str:
+def _bid_mark(tr: Tr, line: Mapping[str, Any], seat: int) -> str:
     bid = line["bids"][seat]
     if bid == 0:
         return tr("sheet-blind-mark") if line["blind"][seat] else tr("sheet-nil-mark")
@@ -205,25 +230,37 @@ def _short(name: str, limit: int = 6) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
-def game_over(tr: Tr, table: LiveTable) -> str:
-    v = public(table)
+def game_over(
+    tr: Tr, table: LiveTable, v: PublicView | None = None, standing: Standing | None = None
+) -> str:
+    """The group's note at the end: the winner, the totals and the whole sheet
+    (``v`` and ``standing``: the render pass's, else worked out here)."""
+    if v is None:
+        v = public(table)
     assert v.winner is not None
     return "\n".join(
         [
             tr("over-title"),
-            game_over_line(tr, table, v),
+            game_over_line(tr, table, v, standing),
             *hints_used(tr, table),
             "",
-            sheet_block(tr, table, v),
+            sheet_block(tr, table, v, standing),
         ]
     )
 
 
-def private_result(tr: Tr, table: LiveTable, record: SeatResult) -> str:
+def private_result(
+    tr: Tr,
+    table: LiveTable,
+    record: SeatResult,
+    v: PublicView | None = None,
+    standing: Standing | None = None,
+) -> str:
     """The end of the game in a player's private chat: who won, the totals,
     this player's own record in the game, and the rematch (its button, the
     group's own, comes with the message)."""
-    v = public(table)
+    if v is None:
+        v = public(table)
     assert v.winner is not None
     record_line = tr(
         "over-private-record",
@@ -235,7 +272,7 @@ def private_result(tr: Tr, table: LiveTable, record: SeatResult) -> str:
         record_line += tr("over-private-nils", nils_bid=record.nils_bid, nils_made=record.nils_made)
     lines = [
         tr("over-private-title", group=esc(table.chat_title)),
-        game_over_line(tr, table, v),
+        game_over_line(tr, table, v, standing),
         tr("over-private-won" if record.won else "over-private-lost"),
         record_line,
         *hints_used(tr, table),

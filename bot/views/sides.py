@@ -6,9 +6,10 @@ player on their own when a nil is there."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bot.model import LiveTable
-from bot.views.common import Tr, bid_text, capitalized, num, player_name, side_name
+from bot.views.common import Tr, bid_text, capitalized, members_name, num, player_name
 from engine.game import BIDDING
 from engine.rules import Rules
 from engine.scoring import sides
@@ -32,6 +33,33 @@ def contract_of(
     if contract and rules.failed_nil == "help_partner" and len(members) == 2 and len(nils) == 1:
         taken += tricks[nils[0]]
     return contract, taken
+
+
+@dataclass(frozen=True, slots=True)
+class SideScore:
+    """One side as the table stands: its seats, its game total and bags, and
+    its contract against the tricks that count for it (0 and 0 before bids)."""
+
+    members: tuple[int, ...]
+    total: int
+    bags: int
+    contract: int
+    taken: int
+
+
+#: Every side, in order: worked out once per change by the render pass
+#: (:func:`standing_of`) and handed to each view that shows the score.
+Standing = tuple[SideScore, ...]
+
+
+def standing_of(v: PublicView) -> Standing:
+    """The sides' totals, bags and contracts from the public view."""
+    return tuple(
+        SideScore(
+            members, v.totals[i], v.bags[i], *contract_of(v.rules, members, v.bids, v.tricks_won)
+        )
+        for i, members in enumerate(sides(v.players))
+    )
 
 
 def bags_text(tr: Tr, rules: Rules, bags: int) -> str:
@@ -68,12 +96,10 @@ def _progress(tr: Tr, key: str, contract: int, taken: int) -> str:
     return tr(key, contract=contract, bid=contract, taken=taken, left=max(0, contract - taken))
 
 
-def _side_in_play(
-    tr: Tr, table: LiveTable, v: PublicView, members: Sequence[int], me: int | None
-) -> str:
+def _side_in_play(tr: Tr, table: LiveTable, v: PublicView, side: SideScore, me: int | None) -> str:
     """The line under a side's score in play: its contract against its tricks;
     with a nil there, each player (the nil, and the partner's bid as counted)."""
-    contract, taken = contract_of(v.rules, members, v.bids, v.tricks_won)
+    members, contract, taken = side.members, side.contract, side.taken
     if all(v.bids[s] for s in members):
         return tr("side-detail", progress=_progress(tr, "contract-progress", contract, taken))
     parts = []
@@ -106,31 +132,38 @@ def _solo_part(tr: Tr, v: PublicView, seat: int) -> str:
     return _progress(tr, "solo-progress", bid, v.tricks_won[seat])
 
 
-def standing_lines(tr: Tr, table: LiveTable, v: PublicView, me: int | None = None) -> list[str]:
+def standing_lines(
+    tr: Tr,
+    table: LiveTable,
+    v: PublicView,
+    me: int | None = None,
+    standing: Standing | None = None,
+) -> list[str]:
     """Two lines a side in a partnership game, one a player otherwise;
     ``me``: in that seat's own chat, «вы» and its side first. While bids are
     made the second line is the bids (a contract of bids not yet made would
-    read as a nil); in play, the contract against the tricks."""
+    read as a nil); in play, the contract against the tricks. ``standing``:
+    the sides as the render pass worked them out (else worked out here)."""
     out = []
-    order = list(enumerate(sides(v.players)))
+    order = list(standing if standing is not None else standing_of(v))
     if me is not None:
-        order.sort(key=lambda item: me not in item[1])
-    for i, members in order:
+        order.sort(key=lambda side: me not in side.members)
+    for side in order:
         head = capitalized(
             tr(
                 "side-head",
-                side=side_name(tr, table, i, me),
-                total=num(v.totals[i]),
-                bags=bags_text(tr, v.rules, v.bags[i]),
+                side=members_name(tr, table, side.members, me),
+                total=num(side.total),
+                bags=bags_text(tr, v.rules, side.bags),
             )
         )
-        if len(members) == 1:
-            out.append(tr("solo-line", head=head, part=_solo_part(tr, v, members[0])))
+        if len(side.members) == 1:
+            out.append(tr("solo-line", head=head, part=_solo_part(tr, v, side.members[0])))
             continue
         out.append(head)
         if v.phase == BIDDING:
-            bids = ", ".join(_bid_part(tr, table, v, s, me) for s in members)
+            bids = ", ".join(_bid_part(tr, table, v, s, me) for s in side.members)
             out.append(tr("side-bids", bids=bids))
         else:
-            out.append(_side_in_play(tr, table, v, members, me))
+            out.append(_side_in_play(tr, table, v, side, me))
     return out

@@ -23,6 +23,7 @@ from bot.views.common import (
     Tr,
     clock_time,
     duration,
+    members_name,
     num,
     player_name,
     preset_label,
@@ -31,7 +32,7 @@ from bot.views.common import (
     trick_line,
 )
 from bot.views.keyboard import Button, Keyboard, button, keyboard, link, rows_by, rows_of
-from bot.views.sides import bags_text, standing_lines
+from bot.views.sides import Standing, bags_text, standing_lines, standing_of
 from bot.views.social import ai_level_button
 from engine.game import BIDDING, EXCHANGE, OVER, PLAY
 from engine.rules import (
@@ -43,7 +44,6 @@ from engine.rules import (
     TARGETS,
     Rules,
 )
-from engine.scoring import sides
 from engine.view import PublicView
 
 # Options offered on the settings screen, in order, with the values cycled through.
@@ -184,16 +184,18 @@ def options_screen(tr: Tr, table: LiveTable) -> tuple[str, Keyboard]:
     return "\n".join(lines), keyboard(rows)
 
 
-def score_lines(tr: Tr, table: LiveTable, v: PublicView) -> list[str]:
+def score_lines(
+    tr: Tr, table: LiveTable, v: PublicView, standing: Standing | None = None
+) -> list[str]:
     """Each side's total and bags, one line a side (the score lookup)."""
     return [
         tr(
             "side-head",
-            side=side_name(tr, table, i),
-            total=num(v.totals[i]),
-            bags=bags_text(tr, v.rules, v.bags[i]),
+            side=members_name(tr, table, side.members),
+            total=num(side.total),
+            bags=bags_text(tr, v.rules, side.bags),
         )
-        for i in range(len(sides(v.players)))
+        for side in (standing if standing is not None else standing_of(v))
     ]
 
 
@@ -243,18 +245,22 @@ def game_table(
     now: float,
     zone: tzinfo,
     app_link: str | None = None,
+    standing: Standing | None = None,
 ) -> tuple[str, Keyboard | None]:
     """The group's view of a running or finished game, read in two seconds:
     where the hand stands, whose turn it is and the trick on the table at
     the top, then each side's bids or contract against its tricks. No
     hidden card, ever.
-    ``app_link``: the Mini App's t.me link for this table, as a last row."""
+    ``app_link``: the Mini App's t.me link for this table, as a last row;
+    ``standing``: the sides as the render pass worked them out."""
+    if standing is None:
+        standing = standing_of(v)
     if v.phase == OVER:
         assert v.winner is not None
         lines = [tr("table-over-title", rules=preset_label(tr, table.rules))]
-        lines.append(game_over_line(tr, table, v))
+        lines.append(game_over_line(tr, table, v, standing))
         lines.append("")
-        lines.extend(score_lines(tr, table, v))
+        lines.extend(score_lines(tr, table, v, standing))
         return "\n".join(lines), None
     lines = [status_line(tr, v)]
     playing = table.status == TableStatus.PLAYING
@@ -266,7 +272,7 @@ def game_table(
         if trick is not None:
             lines.append(trick)
     lines.append("")
-    lines.extend(standing_lines(tr, table, v))
+    lines.extend(standing_lines(tr, table, v, standing=standing))
     if not playing:
         return "\n".join(lines), None
     notes = [tr("table-blocked", name=player_name(tr, table, s)) for s in sorted(table.blocked)]
@@ -282,9 +288,16 @@ def game_table(
     return "\n".join(lines), markup
 
 
-def game_over_line(tr: Tr, table: LiveTable, v: PublicView) -> str:
+def game_over_line(
+    tr: Tr, table: LiveTable, v: PublicView, standing: Standing | None = None
+) -> str:
     """``🏆 Победа: Аня + Вика — 586 : 228``: the winner's total first."""
     assert v.winner is not None
     order = [v.winner] + [i for i in range(len(v.totals)) if i != v.winner]
     totals = " : ".join(num(v.totals[i]) for i in order)
-    return tr("table-winner", winner=side_name(tr, table, v.winner), totals=totals)
+    winner = (
+        members_name(tr, table, standing[v.winner].members)
+        if standing is not None
+        else side_name(tr, table, v.winner)
+    )
+    return tr("table-winner", winner=winner, totals=totals)

@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ALLOWED = {
     ("bot/views/common.py", "public"),
     ("bot/views/hand.py", "blind_pending"),
-    ("bot/services/render.py", "hands"),
+    ("bot/views/messages.py", "public"),
+    ("bot/views/messages.py", "hands"),
 }
 LOOKUP_RENDERERS = {"_score", "_turn", "_table", "_info", "_sheet"}
 
