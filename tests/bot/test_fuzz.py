@@ -32,8 +32,9 @@ from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from fake_telegram.models import PendingCallback
 from harness import MakeBot, Table, choose, open_table
 
-from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.clock import FakeClock
+from bot.commands import menu_commands, scopes_by_name
+from bot.handlers import routers
 from engine import Game
 from engine.rules import Rules
 
@@ -102,7 +103,7 @@ KINDS = ["score", "turn", "table", "info", "sheet", "rules", "history", "x", "ðŸ
 #: seat to the computer, /cancel ends the game: what the checks forbid), and two
 #: it does not have.
 COMMANDS = [
-    *(c for c in dict.fromkeys(GROUP_COMMANDS + PRIVATE_COMMANDS) if c not in ("leave", "cancel")),
+    *(c for c in scopes_by_name(menu_commands(routers())) if c not in ("leave", "cancel")),
     "nosuch",
     "Score",
 ]
