@@ -53,6 +53,8 @@ from bot.webapp.server import TableApp
 
 
 class App:
+    """The bot: :meth:`setup` builds it, :meth:`run` runs it until cancelled."""
+
     def __init__(
         self,
         settings: Settings,
@@ -65,6 +67,8 @@ class App:
         self.lifetime = Lifetime()
 
     async def setup(self) -> None:
+        """The Bot, the texts, the database, the outbox, the services, and the
+        dispatcher with its routers, middlewares and the services handlers get."""
         s = self.settings
         session = AiohttpSession(api=TelegramAPIServer.from_base(s.bot_api_url), timeout=30)
         self.bot = Bot(
