@@ -51,9 +51,10 @@ def keys_used() -> set[str]:
     used |= {f"optval-{n}" for n in ("players", "target", "losing_floor")}
     used |= {f"err-{code}" for code in CODES}
     used |= {f"preset-{name}" for name in PRESETS}
-    from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
+    from bot.commands import menu_commands
+    from bot.handlers import routers
 
-    used |= {f"cmd-{c}" for c in GROUP_COMMANDS + PRIVATE_COMMANDS}
+    used |= {f"cmd-{c.name}" for c in menu_commands(routers())}
     used |= {f"result-nil-tricks-{v}" for v in FAILED_NIL}
     used |= {f"part-{k}" for k in ("overtricks", "nil", "bonus", "penalty")}
     used |= {f"rules-on-{name}" for name in BOOL_OPTIONS}

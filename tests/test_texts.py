@@ -589,3 +589,53 @@ def test_the_docs_show_the_table_the_views_make(texts: Texts, path: Path) -> Non
         path.write_text(doc[:start] + made + doc[end:], encoding="utf-8")
     else:
         assert doc[start:end] == made
+
+
+# --- the README's commands are the menus' ------------------------------------
+
+COMMANDS_BEGIN = "<!-- commands: checked by tests/test_texts.py -->"
+COMMANDS_END = "<!-- /commands -->"
+COMMAND_ROW = re.compile(r"^\| `/(\w+)([^`]*)` \| [^|]+ \| (.+) \|$")
+
+
+def commands_table(texts: Texts, rows: dict[str, tuple[str, str]]) -> str:
+    """The README's table of commands from the handlers' list (bot.commands):
+    one row per command with the chats it is offered in; the rest of a row
+    (``/hand N``'s argument, what it does) is the README's own, in its order.
+    A new command's row is added with its English menu line, a gone one's dropped."""
+    from bot.commands import GROUP, PRIVATE, menu_commands, scopes_by_name
+    from bot.handlers import routers
+
+    where = {
+        frozenset({GROUP}): "group",
+        frozenset({PRIVATE}): "private",
+        frozenset({GROUP, PRIVATE}): "anywhere",
+    }
+    listed = scopes_by_name(menu_commands(routers()))
+    names = [n for n in rows if n in listed] + [n for n in listed if n not in rows]
+    lines = ["| command | where | what |", "|---|---|---|"]
+    for name in names:
+        usage, what = rows.get(name, ("", texts("en", f"cmd-{name}")))
+        lines.append(f"| `/{name}{usage}` | {where[listed[name]]} | {what} |")
+    return "\n".join(lines)
+
+
+def test_the_readme_lists_the_commands_the_menus_offer(texts: Texts) -> None:
+    """A command is in the README's table exactly when a handler offers it in
+    a menu, with the chats it is offered in; ``PIKI_WRITE_DOCS=1`` writes the
+    table (a new command's row then says what its menu line says)."""
+    import os
+
+    path = ROOT / "README.md"
+    doc = path.read_text(encoding="utf-8")
+    start, end = doc.index(COMMANDS_BEGIN) + len(COMMANDS_BEGIN), doc.index(COMMANDS_END)
+    rows: dict[str, tuple[str, str]] = {}
+    for line in doc[start:end].strip().splitlines()[2:]:
+        match = COMMAND_ROW.match(line)
+        assert match, f"not a row of the commands' table: {line!r}"
+        rows[match[1]] = (match[2], match[3])
+    made = "\n\n" + commands_table(texts, rows) + "\n\n"  # blank lines: the table renders
+    if os.environ.get("PIKI_WRITE_DOCS"):
+        path.write_text(doc[:start] + made + doc[end:], encoding="utf-8")
+    else:
+        assert doc[start:end] == made, "PIKI_WRITE_DOCS=1 pytest tests/test_texts.py writes it"

@@ -1,4 +1,9 @@
-"""Thin handlers: parse the update, call a service, answer. Nothing else."""
+"""Thin handlers: parse the update, call a service, answer. Nothing else.
+
+A command offered in the menus is registered with its scopes,
+``flags=menu(GROUP, PRIVATE)`` (:mod:`bot.commands`): the menus the bot sets
+and the README's table of commands come from these registrations.
+"""
 
 from aiogram import Router
 

@@ -8,6 +8,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import ForgetCb, GestureCb
+from bot.commands import GROUP, PRIVATE, menu
 from bot.handlers.common import answer, author, in_own_chat, subject
 from bot.i18n import popup
 from bot.services.afterword import AfterwordService
@@ -93,10 +94,10 @@ async def on_gesture(
 def build() -> Router:
     """A fresh router: each App (and each test) gets its own."""
     router = Router(name="club")
-    router.message.register(on_profile, Command("profile"))
-    router.message.register(on_partners, Command("partners"))
-    router.message.register(on_authority, Command("authority"))
-    router.message.register(on_forget, Command("forget_me"))
+    router.message.register(on_profile, Command("profile"), flags=menu(GROUP, PRIVATE))
+    router.message.register(on_partners, Command("partners"), flags=menu(GROUP, PRIVATE))
+    router.message.register(on_authority, Command("authority"), flags=menu(GROUP))
+    router.message.register(on_forget, Command("forget_me"), flags=menu(PRIVATE))
     router.callback_query.register(on_forget_press, ForgetCb.filter(), in_own_chat)
     router.callback_query.register(on_gesture, GestureCb.filter(), in_own_chat)
     return router

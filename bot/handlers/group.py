@@ -8,6 +8,7 @@ from aiogram.types import Message
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import CANCEL_NO, CANCEL_YES, TableCb
+from bot.commands import GROUP, menu
 from bot.handlers.common import anonymous_admin, answer, author, is_admin, place
 from bot.services.errors import UserError
 from bot.services.replies import Replies
@@ -66,8 +67,8 @@ def build() -> Router:
     """A fresh router: each App (and each test) gets its own."""
     router = Router(name="group")
     router.message.filter(F.chat.type.in_({"group", "supergroup"}))
-    router.message.register(on_newgame, Command("newgame"))
-    router.message.register(on_leave, Command("leave"))
-    router.message.register(on_cancel, Command("cancel"))
-    router.message.register(on_help, Command("help"))
+    router.message.register(on_newgame, Command("newgame"), flags=menu(GROUP))
+    router.message.register(on_leave, Command("leave"), flags=menu(GROUP))
+    router.message.register(on_cancel, Command("cancel"), flags=menu(GROUP))
+    router.message.register(on_help, Command("help"), flags=menu(GROUP))
     return router

@@ -8,6 +8,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 from aiogram_i18n import I18nContext
 
+from bot.commands import GROUP, PRIVATE, menu
 from bot.handlers.common import answer, author, place, subject
 from bot.services.errors import UserError
 from bot.services.lookups import LookupService
@@ -75,9 +76,11 @@ async def on_rules(
 def build() -> Router:
     """A fresh router: each App (and each test) gets its own."""
     router = Router(name="lookups")
-    router.message.register(on_lookup, Command("score", "turn", "table", "info", "sheet"))
-    router.message.register(on_history, Command("history"))
-    router.message.register(on_stats, Command("stats"))
-    router.message.register(on_back, Command("back"))
-    router.message.register(on_rules, Command("rules"))
+    router.message.register(
+        on_lookup, Command("score", "turn", "table", "info", "sheet"), flags=menu(GROUP, PRIVATE)
+    )
+    router.message.register(on_history, Command("history"), flags=menu(GROUP))
+    router.message.register(on_stats, Command("stats"), flags=menu(GROUP, PRIVATE))
+    router.message.register(on_back, Command("back"), flags=menu(GROUP, PRIVATE))
+    router.message.register(on_rules, Command("rules"), flags=menu(GROUP))
     return router

@@ -9,6 +9,7 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 from aiogram_i18n import I18nContext
 
+from bot.commands import PRIVATE, menu
 from bot.handlers.common import answer, person
 from bot.i18n import esc
 from bot.services.errors import UserError
@@ -67,8 +68,8 @@ def build() -> Router:
     """A fresh router: each App (and each test) gets its own."""
     router = Router(name="private")
     router.message.filter(F.chat.type == "private")
-    router.message.register(on_start, CommandStart())
-    router.message.register(on_help, Command("help"))
-    router.message.register(on_quiet, Command("quiet"))
+    router.message.register(on_start, CommandStart(), flags=menu(PRIVATE))
+    router.message.register(on_quiet, Command("quiet"), flags=menu(PRIVATE))
+    router.message.register(on_help, Command("help"), flags=menu(PRIVATE))
     router.message.register(on_newgame_private, Command("newgame"))
     return router

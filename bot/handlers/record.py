@@ -9,6 +9,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import RecordCb
+from bot.commands import GROUP, menu
 from bot.handlers.common import answer, author, place, pressed_in
 from bot.i18n import popup
 from bot.services.errors import UserError
@@ -48,5 +49,5 @@ def build() -> Router:
     """A fresh router: each App (and each test) gets its own."""
     router = Router(name="record")
     router.callback_query.register(on_record_button, RecordCb.filter())
-    router.message.register(on_hand, Command("hand"))
+    router.message.register(on_hand, Command("hand"), flags=menu(GROUP))
     return router

@@ -8,6 +8,7 @@ from aiogram.types import CallbackQuery, Message, Update
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import CALL_OFF, CALL_SIT, CALL_TOGGLE, CallCb, CallOffCb, RematchCb
+from bot.commands import GROUP, menu
 from bot.handlers.common import answer, author, in_own_chat, person
 from bot.i18n import esc, popup
 from bot.services.calls import CallService
@@ -172,7 +173,9 @@ async def on_rematch(
 def build() -> Router:
     """A fresh router: each App (and each test) gets its own."""
     router = Router(name="social")
-    router.message.register(on_call_me, Command("call_me"), F.chat.type.in_(set(GROUPS)))
+    router.message.register(
+        on_call_me, Command("call_me"), F.chat.type.in_(set(GROUPS)), flags=menu(GROUP)
+    )
     router.message.register(on_call_me_private, Command("call_me"), F.chat.type == "private")
     router.message.register(on_member_left, F.left_chat_member)
     router.message.register(on_member_joined, F.new_chat_members)

@@ -9,6 +9,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram_i18n import I18nContext
 
 from bot.callbacks import HINTS, HintCb, TableCb
+from bot.commands import PRIVATE, menu
 from bot.handlers.common import answer, in_own_chat, person, pressed_in
 from bot.i18n import popup
 from bot.services.replies import Replies
@@ -50,7 +51,9 @@ def build() -> Router:
     # Hint data pressed anywhere but the presser's own private chat is forged.
     router.callback_query.register(on_hint, HintCb.filter(), in_own_chat)
     router.callback_query.register(on_hints_option, TableCb.filter(F.op == HINTS))
-    router.message.register(on_review, Command("review"), F.chat.type == "private")
+    router.message.register(
+        on_review, Command("review"), F.chat.type == "private", flags=menu(PRIVATE)
+    )
     router.message.register(
         on_review_in_group, Command("review"), F.chat.type.in_({"group", "supergroup"})
     )

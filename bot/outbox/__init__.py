@@ -16,17 +16,21 @@ Operations:
 * ``send``: always a new message (remembered under ``key`` if one is given).
 * ``delete``: delete the message remembered under ``key`` and forget it.
 
-Modules: :mod:`.queue` (the SQL of the ``outbox`` and ``messages`` tables),
+Modules: :mod:`.enqueue` (rows queued in the caller's transaction),
 :mod:`.calls` (a row's payload and the aiogram method it becomes),
-:mod:`.pacer` (Telegram's rate limits), :mod:`.errors` (which 400 is which),
-:mod:`.sender` (:class:`Outbox`: sends through aiogram's ``Bot``).
+:mod:`.plans` (what to send next for a chat), :mod:`.pacer` (Telegram's
+rate limits), :mod:`.sender` (:class:`Outbox`: a worker per chat),
+:mod:`.delivery` (one call and what aiogram's answer or exception means),
+:mod:`.errors` (which 400 is which), :mod:`.bookkeeping` (what an attempt
+leaves in the tables), :mod:`.pruning` (finished rows deleted),
+:mod:`.stats` (the counters).
 
 Message texts can contain a player's hidden cards, so nothing here logs them.
 """
 
 from bot.outbox.calls import Markup
-from bot.outbox.pacer import Pacer
-from bot.outbox.queue import (
+from bot.outbox.delivery import ForbiddenHandler, MigratedHandler, TopicHandler
+from bot.outbox.enqueue import (
     ANSWER,
     enqueue_answer,
     enqueue_delete,
@@ -37,7 +41,9 @@ from bot.outbox.queue import (
     enqueue_send,
     forget_key,
 )
-from bot.outbox.sender import ForbiddenHandler, MigratedHandler, Outbox, OutboxStats, TopicHandler
+from bot.outbox.pacer import Pacer
+from bot.outbox.sender import Outbox
+from bot.outbox.stats import OutboxStats
 
 __all__ = [
     "ANSWER",

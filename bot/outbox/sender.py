@@ -1,4 +1,10 @@
-"""The sender: sends the ``outbox`` rows in order per chat, chats in parallel, at Telegram's pace."""
+"""The sender: sends the ``outbox`` rows in order per chat, chats in parallel, at Telegram's pace.
+
+A worker per chat plans its next row (:mod:`.plans`), waits for the pace
+(:mod:`.pacer`), and hands the call to :class:`~.delivery.Delivery`, which
+records what Telegram's answer means; :class:`~.pruning.Pruner` deletes
+finished rows alongside.
+"""
 
 from __future__ import annotations
 
@@ -7,71 +13,29 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from aiogram import Bot
-from aiogram.exceptions import (
-    ClientDecodeError,
-    TelegramAPIError,
-    TelegramBadRequest,
-    TelegramEntityTooLarge,
-    TelegramForbiddenError,
-    TelegramMigrateToChat,
-    TelegramNetworkError,
-    TelegramRetryAfter,
-    TelegramUnauthorizedError,
-)
-from aiogram.methods import EditMessageText
-from aiogram.types import Message
 
 from bot.config import Settings
-from bot.outbox import queue
-from bot.outbox.calls import DELETE, PUT, Call, delete_call, text_call, thread_of
-from bot.outbox.errors import (
-    is_delete_target_gone,
-    is_edit_target_gone,
-    is_not_modified,
-    is_topic_deleted,
-    is_topic_gone,
-    is_unreachable,
+from bot.outbox import bookkeeping, plans
+from bot.outbox.calls import DELETE, Call, delete_call, text_call
+from bot.outbox.delivery import (
+    ChatMoved,
+    Delivery,
+    ForbiddenHandler,
+    MigratedHandler,
+    TopicHandler,
 )
 from bot.outbox.pacer import Pacing
-from bot.outbox.queue import Plan
+from bot.outbox.plans import Plan
+from bot.outbox.pruning import Pruner
+from bot.outbox.stats import OutboxStats
 from bot.storage.db import Database
 from bot.tasks import cancel_and_wait
 
 log = logging.getLogger("bot.outbox")
-
-#: ``(chat_id, description, sent_at)``: ``sent_at`` is the ``time.time()`` the
-#: refused request went out, so a refusal older than the user's return can be told apart.
-ForbiddenHandler = Callable[[int, str, float], Awaitable[None]]
-MigratedHandler = Callable[[int, int], Awaitable[None]]
-#: Told (chat, topic, deleted) when a forum topic refuses new messages.
-TopicHandler = Callable[[int, int, bool], Awaitable[None]]
-
-
-@dataclass(slots=True)
-class OutboxStats:
-    """Counters for tests and monitoring."""
-
-    api_calls: int = 0
-    sends: int = 0
-    edits: int = 0
-    deletes: int = 0
-    coalesced: int = 0  # rows superseded by a newer put for the same key
-    not_modified: int = 0
-    resent: int = 0  # edits whose message was gone, so it was sent anew
-    retries: int = 0  # transient errors (5xx, network, timeouts)
-    flood_waits: int = 0  # 429 answers
-    failed: int = 0
-    forbidden: int = 0
-    migrations: int = 0
-    pruned: int = 0  # finished rows deleted
-
-
-class _Stop(Exception):
-    """This chat's worker must end (its rows moved to another chat)."""
 
 
 class Outbox:
@@ -129,11 +93,6 @@ class Outbox:
         seconds each, else the session's timeout.
         """
         self._db = db
-        self._bot = bot
-        self._request_timeout = request_timeout
-        self._on_forbidden = on_forbidden
-        self._on_migrated = on_migrated
-        self._on_topic_gone = on_topic_gone
         self._sleep = sleep
         self._pacing = Pacing(
             settings.group_messages_per_minute,
@@ -152,9 +111,20 @@ class Outbox:
         self._running = False
         self._stopping = False
         self._busy: set[int] = set()  # chats with a call in flight (or its bookkeeping)
-        self._pruned_to: queue.Mark = queue.START  # rows before it were pruned
-        self._swept_at = float("-inf")  # time.time() of the last prune from the oldest row
         self._stats = OutboxStats()
+        self._delivery = Delivery(
+            db,
+            bot,
+            self._stats,
+            self._pacing,
+            self._finish,
+            self.wake,
+            request_timeout=request_timeout,
+            on_forbidden=on_forbidden,
+            on_migrated=on_migrated,
+            on_topic_gone=on_topic_gone,
+        )
+        self._pruner = Pruner(db, self._stats)
 
     # -- public ----------------------------------------------------------
 
@@ -227,7 +197,7 @@ class Outbox:
         deadline = loop.time() + timeout
         while True:
             if not self._workers:
-                pending = await queue.any_pending(self._db)
+                pending = await plans.any_pending(self._db)
                 if not pending and not self._workers:
                     return
                 if pending:
@@ -245,22 +215,13 @@ class Outbox:
         every table, which share the writing connection, wait for one chunk
         at most.
         """
-        now = time.time()
-        if now - self._swept_at >= self.full_sweep:
-            self._pruned_to = queue.START
-            self._swept_at = now
-        cutoff = now - self.keep_sent
-        removed = 0
-        mark: queue.Mark | None = self._pruned_to
-        while mark is not None:
-            n, mark = await self._db.run_tx(
-                queue.prune_step, mark, cutoff, now - self.keep_failed, self.prune_chunk
-            )
-            removed += n
-            self._stats.pruned += n
-            if mark is not None:
-                self._pruned_to = mark  # a cancelled prune goes on from here
-        self._pruned_to = (cutoff - self.prune_overlap, 0)
+        removed = await self._pruner.prune(
+            keep_sent=self.keep_sent,
+            keep_failed=self.keep_failed,
+            chunk=self.prune_chunk,
+            overlap=self.prune_overlap,
+            full_sweep=self.full_sweep,
+        )
         self._pacing.forget_idle(self._workers)
         return removed
 
@@ -278,7 +239,7 @@ class Outbox:
     # -- scheduling ------------------------------------------------------
 
     async def _schedule(self) -> None:
-        for chat_id in await queue.pending_chats(self._db):
+        for chat_id in await plans.pending_chats(self._db):
             if chat_id not in self._workers:
                 task = asyncio.create_task(self._work(chat_id), name=f"outbox-{chat_id}")
                 self._workers[chat_id] = task
@@ -297,7 +258,7 @@ class Outbox:
                     else:
                         gen = self._gen
                         plan = await self._db.run(
-                            queue.next_plan, chat_id, self.coalesce_scan, time.time()
+                            plans.next_plan, chat_id, self.coalesce_scan, time.time()
                         )
                     if plan is None:
                         if gen != self._gen:
@@ -319,7 +280,7 @@ class Outbox:
                     elif not self._stopping:
                         failures += 1
                         await self._sleep(self._backoff(failures))
-                except _Stop:
+                except ChatMoved:
                     return
                 except asyncio.CancelledError:
                     raise
@@ -350,14 +311,14 @@ class Outbox:
         while True:
             head = plan.first
             if head.op == DELETE and plan.message_id is None:
-                await self._finish(plan, None)  # nothing to delete: no call, no quota spent
+                await self._finish(plan, None, False)  # nothing to delete: no call, no quota spent
                 return True
-            deferrable = queue.deferrable(plan)
+            deferrable = plans.deferrable(plan)
             if await self._pacing.acquire(chat_id, deferrable=deferrable):
                 # Planned again after a wait: puts queued meanwhile are folded
                 # in, and an answer queued meanwhile goes before edits.
                 fresh = await self._db.run(
-                    queue.next_plan, chat_id, self.coalesce_scan, time.time()
+                    plans.next_plan, chat_id, self.coalesce_scan, time.time()
                 )
                 if fresh is None or fresh.first.not_before > time.time():
                     return True  # the worker's loop looks again (and waits for it)
@@ -370,179 +331,29 @@ class Outbox:
             try:
                 call = self._build(plan)
             except (ValueError, TypeError, KeyError) as exc:
-                await self._fail(plan, f"bad payload: {type(exc).__name__}")
+                await self._delivery.fail(plan, f"bad payload: {type(exc).__name__}")
                 return True
             self._busy.add(chat_id)
             try:
-                return await self._deliver(chat_id, plan, call)
+                return await self._delivery.deliver(chat_id, plan, call)
             finally:
                 self._busy.discard(chat_id)
         finally:
             self._pacing.settle(chat_id)
 
-    async def _deliver(self, chat_id: int, plan: Plan, call: Call) -> bool:
-        """Make the call and record its outcome; False means back off and retry.
+    # -- a plan gone out (a short transaction) ----------------------------
 
-        aiogram's exceptions decide: wait (429), move (a supergroup), give up
-        on the chat (403), sort a 400 by its description, give up on the row
-        (413), else try again later. Their descriptions are Telegram's (or
-        aiohttp's, the token blanked out), never a message's text.
-        """
-        row = plan.target
-        self._stats.api_calls += 1
-        sent_at = time.time()
-        try:
-            result = await self._bot(call, request_timeout=self._request_timeout)
-        except TelegramRetryAfter as exc:
-            self._stats.flood_waits += 1
-            log.warning("flood control in chat %s: waiting %s s", chat_id, exc.retry_after)
-            self._pacing.flood(chat_id, exc.retry_after)
-            return True
-        except TelegramMigrateToChat as exc:
-            await self._migrate(chat_id, exc.migrate_to_chat_id)
-            raise _Stop from None
-        except TelegramForbiddenError as exc:
-            await self._forbidden(plan, exc.message, sent_at)
-            return True
-        except TelegramBadRequest as exc:
-            return await self._bad_request(plan, exc.message, sent_at)
-        except TelegramEntityTooLarge as exc:
-            await self._fail(plan, exc.message)
-            return True
-        except TelegramUnauthorizedError as exc:
-            # A wrong token: nothing to do but wait for someone to fix it.
-            self._stats.retries += 1
-            log.error("Telegram rejects the bot token (%s); outbox keeps rows pending", exc.message)
-            await self._note_error(plan, exc.message)
-            return False
-        except (TelegramAPIError, ClientDecodeError) as exc:
-            # 5xx, a network error or timeout (TelegramNetworkError), 404 (a
-            # wrong API URL), 409, a 429 without retry_after, an answer that is
-            # not Telegram's (a proxy's page: ClientDecodeError, whose text,
-            # an echo of the message, stays out of the log).
-            self._stats.retries += 1
-            description = self._describe(exc)
-            log.warning("outbox row %s to chat %s: %s; will retry", row.id, chat_id, description)
-            await self._note_error(plan, description)
-            return False
-
-        if row.op == DELETE:
-            self._stats.deletes += 1
-            await self._finish(plan, None, forget=True)
-        elif isinstance(call, EditMessageText):
-            self._stats.edits += 1
-            await self._finish(plan, plan.message_id)
-        else:
-            self._stats.sends += 1
-            message_id = result.message_id if isinstance(result, Message) else None
-            await self._finish(plan, message_id)
-        return True
-
-    def _describe(self, exc: TelegramAPIError | ClientDecodeError) -> str:
-        """What a failure to retry is noted as: Telegram's description or the
-        network error's (the token blanked out); for an unreadable answer, only that."""
-        if isinstance(exc, ClientDecodeError):
-            return "the answer is not Telegram's"
-        # (Telegram's answer may lack a description: {"ok": false}.)
-        text = exc.message or type(exc).__name__
-        if isinstance(exc, TelegramNetworkError):
-            text = text.replace(self._bot.token, "<token>")
-        return text
-
-    async def _bad_request(self, plan: Plan, description: str, sent_at: float) -> bool:
-        row = plan.target
-        if row.op == PUT and plan.message_id is not None:
-            if is_not_modified(description):
-                self._stats.not_modified += 1
-                await self._finish(plan, plan.message_id)
-                return True
-            if is_edit_target_gone(description):
-                # Forget the lost message; the next attempt sends a new one.
-                self._stats.resent += 1
-                await self._db.run_tx(queue.forget_lost, row.key, plan.message_id)
-                return True
-        if row.op == DELETE and is_delete_target_gone(description):
-            await self._finish(plan, None, forget=True)
-            return True
-        if is_unreachable(description):
-            await self._forbidden(plan, description, sent_at)
-            return True
-        thread = thread_of(row.payload)
-        if thread and is_topic_gone(description):
-            await self._topic_gone(plan, thread, description, sent_at)
-            return True
-        await self._fail(plan, description)
-        return True
-
-    async def _topic_gone(self, plan: Plan, thread: int, description: str, sent_at: float) -> None:
-        """A forum topic refuses new messages (closed or deleted): its rows
-        queued by then fail, the chat's others go on, and the services learn
-        of it (the table there waits, as when the bot is removed)."""
-        chat_id = plan.target.chat_id
-        log.warning("topic %s of chat %s cannot be written to: %s", thread, chat_id, description)
-        await self._fail(plan, description)
-        self._stats.failed += await self._db.run_tx(
-            queue.fail_topic, chat_id, thread, description, sent_at
-        )
-        if self._on_topic_gone is not None:
-            try:
-                await self._on_topic_gone(chat_id, thread, is_topic_deleted(description))
-            except Exception:
-                log.exception("on_topic_gone(%s, %s) failed", chat_id, thread)
-
-    # -- bookkeeping (each a short transaction) --------------------------
-
-    async def _finish(self, plan: Plan, message_id: int | None, *, forget: bool = False) -> None:
+    async def _finish(self, plan: Plan, message_id: int | None, forget: bool) -> None:
+        """The plan went out: its rows marked, and the chat's next plan read in the
+        same transaction, kept for its worker."""
         gen = self._gen
         coalesced, ahead = await self._db.run_tx(
-            queue.finish_rows, plan, message_id, forget, self.coalesce_scan
+            bookkeeping.finish_rows, plan, message_id, forget, self.coalesce_scan
         )
         self._stats.coalesced += coalesced
         if plan.target.chat_id in self._workers:
             self._ahead[plan.target.chat_id] = (gen, ahead)
 
-    async def _fail(self, plan: Plan, description: str) -> None:
-        row = plan.target
-        self._stats.failed += 1
-        log.error(
-            "outbox row %s (%s to chat %s) failed for good: %s",
-            row.id,
-            row.op,
-            row.chat_id,
-            description,
-        )
-        await self._db.run_tx(queue.fail_rows, plan, description)
-
-    async def _note_error(self, plan: Plan, description: str) -> None:
-        await self._db.run_tx(queue.note_error, plan.target.id, description)
-
-    async def _forbidden(self, plan: Plan, description: str, sent_at: float) -> None:
-        """The chat refuses us: fail the rows it held when the request went out
-        (they would all fail) and tell the service. Rows put since then stay:
-        the user may have come back while the refusal was on its way."""
-        chat_id = plan.target.chat_id
-        self._stats.forbidden += 1
-        log.warning("chat %s cannot be written to: %s", chat_id, description)
-        self._stats.failed += await self._db.run_tx(queue.fail_chat, chat_id, description, sent_at)
-        if self._on_forbidden is not None:
-            try:
-                await self._on_forbidden(chat_id, description, sent_at)
-            except Exception:
-                log.exception("on_forbidden(%s) failed", chat_id)
-
     async def migrate(self, old: int, new: int) -> None:
         """Telegram said the group became a supergroup (service message or error)."""
-        await self._migrate(old, new)
-
-    async def _migrate(self, old: int, new: int) -> None:
-        """Move the outbox's own rows to the new chat id, then tell the services
-        (``on_migrated``), whose data it is to move the rest."""
-        self._stats.migrations += 1
-        log.info("chat %s migrated to %s", old, new)
-        await self._db.run_tx(queue.move_chat, old, new)
-        if self._on_migrated is not None:
-            try:
-                await self._on_migrated(old, new)
-            except Exception:
-                log.exception("on_migrated(%s, %s) failed", old, new)
-        self.wake()
+        await self._delivery.migrate(old, new)

@@ -149,7 +149,7 @@ class Database:
     ) -> Database:
         """Lock (:class:`DatabaseInUseError` if another process has it), open
         (creating if needed) the database file and set the pragmas. The schema
-        is the caller's: ``await apply_migrations(db)`` (bot/storage/migrations.py)."""
+        is the caller's: ``await apply_migrations(db)`` (bot/storage/migrations/)."""
         path = str(path)
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"bad synchronous mode {synchronous!r}")

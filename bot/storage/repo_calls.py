@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.storage.db import Conn, Database, statement
-from bot.storage.repo import execute, storable
+from bot.storage.sql import execute, storable
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from bot.storage.db import Conn, Database
-from bot.storage.repo import execute
+from bot.storage.sql import execute
 
 
 async def add_chart_job(conn: Conn, game_id: int, chat_id: int) -> None:

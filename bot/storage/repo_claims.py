@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 
 from bot.storage.db import Conn, Database
-from bot.storage.repo import execute
+from bot.storage.sql import execute
 
 VOTE, PROVED, ACCEPTED, REFUSED, EXPIRED = "vote", "proved", "accepted", "refused", "expired"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from bot.storage.db import Conn, Database
-from bot.storage.repo import execute, storable
+from bot.storage.sql import execute, storable
 
 
 def pair(a: int, b: int) -> tuple[int, int]:

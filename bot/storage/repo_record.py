@@ -4,7 +4,7 @@ which table a group's ``/hand`` is about."""
 from __future__ import annotations
 
 from bot.storage.db import Conn, Database
-from bot.storage.repo import execute, storable
+from bot.storage.sql import execute, storable
 
 
 async def sent_at(conn: Conn, user_id: int, table_id: int, hand_no: int) -> float | None:

@@ -4,7 +4,7 @@ which message a key names, and the passing replies to delete later."""
 from __future__ import annotations
 
 from bot.storage.db import Conn, Database
-from bot.storage.repo import execute
+from bot.storage.sql import execute
 
 
 async def group_tail(db: Database, chat_id: int) -> int | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.storage.db import Conn, Database
-from bot.storage.repo import GameRow, game_row
+from bot.storage.repo_games import GameRow, game_row
 
 
 async def add_hint_use(conn: Conn, game_id: int, seat: int, seq: int) -> bool:

@@ -1022,8 +1022,8 @@ async def test_the_services_are_wired_through_their_constructors(
     the claims' vote ends it was built with."""
     running = await make_bot()
     app = running.app
-    assert app.play.votes is app.claims.votes
-    assert not hasattr(app.play, "claim_timeout")
+    assert app.services.play.votes is app.services.claims.votes
+    assert not hasattr(app.services.play, "claim_timeout")
 
 
 # ------------------------------------------------------------ from the Mini App

@@ -32,8 +32,9 @@ from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from fake_telegram.models import PendingCallback
 from harness import MakeBot, Table, choose, open_table
 
-from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.clock import FakeClock
+from bot.commands import menu_commands, scopes_by_name
+from bot.handlers import routers
 from engine import Game
 from engine.rules import Rules
 
@@ -102,7 +103,7 @@ KINDS = ["score", "turn", "table", "info", "sheet", "rules", "history", "x", "ðŸ
 #: seat to the computer, /cancel ends the game: what the checks forbid), and two
 #: it does not have.
 COMMANDS = [
-    *(c for c in dict.fromkeys(GROUP_COMMANDS + PRIVATE_COMMANDS) if c not in ("leave", "cancel")),
+    *(c for c in scopes_by_name(menu_commands(routers())) if c not in ("leave", "cancel")),
     "nosuch",
     "Score",
 ]
@@ -409,7 +410,7 @@ async def test_ten_thousand_bad_updates_change_nothing_but_legal_moves(
         moves += await real_moves(fake, tables)
         await fake.wait_idle(quiet=0.05, timeout=60)
     await fake.wait_idle(quiet=0.3, timeout=60)
-    live = {t: bot.app.registry.cached(t) for t in range(1, 10)}
+    live = {t: bot.app.services.registry.cached(t) for t in range(1, 10)}
 
     # The bot still answers a plain command.
     said = len(fake.sent_texts(tables[1].group))
@@ -577,5 +578,5 @@ async def test_forged_table_ids_do_not_grow_memory(fake: FakeTelegram, make_bot:
     for i in range(300):
         await fake.press_raw(user, user.id, 1, f"m:{1_000_000 + i}:0:52")
     await fake.wait_idle(quiet=0.1, timeout=30)
-    locks = len(bot.app.registry._locks)
+    locks = len(bot.app.services.registry._locks)
     assert locks < 10, f"{locks} locks kept for tables that do not exist"

@@ -106,7 +106,7 @@ async def test_ended_tables_kept_in_memory_are_few(fake: FakeTelegram, make_bot:
     """Lookups, records and rematches read ended tables again and again; the
     registry keeps the latest asked for, not every one ever read."""
     bot = await make_bot()
-    reg = bot.app.registry
+    reg = bot.app.services.registry
     rules = rules_to_json(PRESETS["classic"])
     async with bot.app.db.tx() as conn:
         ids = []

@@ -24,7 +24,7 @@ from aiogram.exceptions import (
 from aiogram.methods import SendMessage
 from fake_telegram import FakeTelegram, errors
 
-import bot.outbox.queue as outbox_queue
+import bot.outbox.pruning as outbox_pruning
 from bot.config import Settings
 from bot.outbox import (
     Outbox,
@@ -781,7 +781,7 @@ class CountingDatabase(Database):
 
     async def run_tx(self, fn: Any, *args: Any) -> Any:
         result = await super().run_tx(fn, *args)
-        if fn is outbox_queue.prune_step:
+        if fn is outbox_pruning.prune_step:
             self.deleted.append(result[0])
         return result
 

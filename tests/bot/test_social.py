@@ -242,11 +242,11 @@ async def test_the_computers_strength_is_the_creators_choice_and_is_used(
     await fake.wait_for(lambda: "Начать" in options_buttons(table))
     await press_label(fake, anna, table.table_message(), "Начать")
     # The bot's own level (novice) never searches; this table's master does.
-    play = running.app.play
+    play = running.app.services.play
     await play_moves(table, lambda: play.decisions["full"] > 0)
     # And it still does after a restart (a new bot, its count from zero).
     await running.stop()
-    play = (await make_bot()).app.play
+    play = (await make_bot()).app.services.play
     await play_moves(table, lambda: play.decisions["full"] > 0)
 
 

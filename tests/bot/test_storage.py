@@ -82,8 +82,8 @@ async def test_open_creates_missing_directory(tmp_path: Path) -> None:
 
 
 async def test_open_leaves_the_schema_to_the_migrations(tmp_path: Path) -> None:
-    """Database.open only opens: the app migrates (bot/app.py), so storage
-    needs nothing of migrations.py."""
+    """Database.open only opens: the app migrates (bot/startup.py), so storage
+    needs nothing of bot/storage/migrations/."""
     db = await Database.open(tmp_path / "spades.db")
     try:
         assert await _scalar(db, "PRAGMA user_version") == 0

@@ -145,7 +145,7 @@ async def test_blocked_player_the_group_is_told_and_the_game_waits(
     await fake.wait_for(lambda: "не получает сообщения" not in table.table_message().text)
     # Telegram's refusal of a message sent before his Start arrives late: old news.
     notes = fake.sent_texts(GROUP)
-    await running_bot.app.play.on_forbidden(boris.id, "Forbidden: blocked", before_start)
+    await running_bot.app.services.play.on_forbidden(boris.id, "Forbidden: blocked", before_start)
     await fake.wait_idle()
     assert fake.sent_texts(GROUP) == notes
     assert "не получает сообщения" not in table.table_message().text
@@ -174,14 +174,16 @@ async def test_a_start_while_a_refusal_waits_for_the_table_keeps_the_seat(
         return int(row[0])
 
     app = running_bot.app
-    async with app.registry.lock(table_id):
-        refusal = asyncio.create_task(app.play.on_forbidden(boris.id, "Forbidden: blocked"))
+    async with app.services.registry.lock(table_id):
+        refusal = asyncio.create_task(
+            app.services.play.on_forbidden(boris.id, "Forbidden: blocked")
+        )
         await fake.wait_for(lambda: blocked() == 1)
         await fake.start_bot(boris)  # clears the mark, then waits for the table too
         await fake.wait_for(lambda: blocked() == 0)
     await refusal
     con.close()
-    assert not (await app.registry.get(table_id)).blocked
+    assert not (await app.services.registry.get(table_id)).blocked
     # Play on until the group's messages (paced) have long gone out: no note.
     await play_moves(table, lambda: "взятка 2 из 13" in table.table_message().text)
     assert not any("не может получать карты" in t for t in fake.sent_texts(GROUP))

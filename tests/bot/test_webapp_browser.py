@@ -459,7 +459,7 @@ async def test_the_page_reconnects_and_catches_up(
             await tap(page, choice.first)
             await seq_above(page, st["seq"])
     await fake.wait_idle(quiet=0.05)
-    live = await bot.app.registry.get(table_id)
+    live = await bot.app.services.registry.get(table_id)
     assert live is not None
     con_seq = live.seq
     await page.wait_for_function(
@@ -535,7 +535,7 @@ async def test_a_move_the_network_holds_is_given_up_and_said(
         assert "notification:error" in await page.evaluate("window.__haptics")
         assert (await page_state(page))["seq"] == seq
         assert await page.locator(".seat.me .bid[data-bid]").count() == 0
-        live = await bot.app.registry.get(table_id)
+        live = await bot.app.services.registry.get(table_id)
         assert live is not None and live.seq == seq  # the bot never had it
 
         await page.unroute("**/api/move")
