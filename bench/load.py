@@ -42,7 +42,7 @@ from bench.load_phases import Phase, run_phases
 from bench.load_report import Window, call_counts, report
 from bench.machine import LoopLag, Meter, renice_self, rss_kib
 from bench.people import People, open_table, until
-from tests.fake_telegram import FakeTelegram
+from fake_telegram import FakeTelegram
 
 # The bot with cProfile switched on for the load window only (SIGUSR1 on,
 # SIGUSR2 off and write the stats to argv[1]).

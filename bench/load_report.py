@@ -20,7 +20,7 @@ from bench.load_phases import Phase, phases_report, reads_the_bot
 from bench.machine import LoopLag, Spent
 from bench.people import KINDS, People
 from bench.stats import percentile
-from tests.fake_telegram import FakeTelegram
+from fake_telegram import FakeTelegram
 
 
 @dataclass

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import BID, BLIND
-from tests.fake_telegram import FakeMessage, FakeTelegram, FakeUser
+from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 
 KINDS = (4, 2, 1)  # people per table, cycling
 SEATS = ("Север", "Восток", "Юг", "Запад")
