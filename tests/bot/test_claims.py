@@ -22,7 +22,7 @@ from fake_telegram.models import FakeMessage, FakeUser
 from fake_telegram.webapp import sign_init_data, table_of_url, web_app_url
 from fluent.runtime import FluentBundle, FluentResource
 from harness import (
-    BotProcess,
+    BotProcesses,
     MakeBot,
     Table,
     action_of,
@@ -563,44 +563,39 @@ def test_the_claim_line_declines_tricks(n: int, word: str) -> None:
 
 
 @pytest.mark.slow
-async def test_a_vote_survives_kill_9(fake: FakeTelegram, tmp_path: Path) -> None:
+async def test_a_vote_survives_kill_9(
+    fake: FakeTelegram, bot_process: BotProcesses, db_path: Path
+) -> None:
     """Killed right after the claim was answered, and again right after the
     first acceptance: each press the bot answered stands, none counts twice."""
-    db = tmp_path / "spades.db"
-    proc = BotProcess(fake, db)
-    await proc.start(fake)
-    try:
-        table, users = await four_people(fake)
-        claimer, hand = await to_first_claim(fake, table, users, db)
-        seat, others = other_side(users, claimer)
-        moves = n_actions(db)
-        assert (await claim(fake, claimer, hand))["text"] is None
-        proc.kill()
-        proc = BotProcess(fake, db)
-        await proc.start(fake)
-        for u in others:
-            await fake.wait_for(
-                lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
-                timeout=CHECK,
-            )
-        assert (await press_answer(fake, others[0], "Да, заканчиваем"))["text"] is None
-        proc.kill()
-        proc = BotProcess(fake, db)
-        await proc.start(fake)
+    db = db_path
+    proc = await bot_process()
+    table, users = await four_people(fake)
+    claimer, hand = await to_first_claim(fake, table, users, db)
+    seat, others = other_side(users, claimer)
+    moves = n_actions(db)
+    assert (await claim(fake, claimer, hand))["text"] is None
+    proc.kill()
+    proc = await bot_process.again(proc)
+    for u in others:
         await fake.wait_for(
-            lambda: any(
-                "Вы сказали «Остальные мои»" in m.text for m in fake.chat_messages(claimer.id)
-            ),
+            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
             timeout=CHECK,
         )
-        await press_answer(fake, others[1], "Да, заканчиваем")
-        await fake.wait_for(
-            lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)),
-            timeout=CHECK,
-        )
-        await fake.wait_idle(quiet=0.1)
-    finally:
-        err = proc.stop()
+    assert (await press_answer(fake, others[0], "Да, заканчиваем"))["text"] is None
+    proc.kill()
+    proc = await bot_process.again(proc)
+    await fake.wait_for(
+        lambda: any("Вы сказали «Остальные мои»" in m.text for m in fake.chat_messages(claimer.id)),
+        timeout=CHECK,
+    )
+    await press_answer(fake, others[1], "Да, заканчиваем")
+    await fake.wait_for(
+        lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)),
+        timeout=CHECK,
+    )
+    await fake.wait_idle(quiet=0.1)
+    err = proc.stop()
     assert "Traceback" not in err, err
     assert game_of(db).actions[moves] == CLAIM
     # One claim, accepted by both (the outbox sends at least once: a message

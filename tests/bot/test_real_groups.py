@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import BotProcess, InProcessBot, MakeBot, Table, move_buttons, play_moves, rows
+from harness import BotProcesses, InProcessBot, MakeBot, Table, move_buttons, play_moves, rows
 
 from bot.config import Settings
 
@@ -283,48 +283,44 @@ MADE = "SELECT COUNT(*) FROM actions WHERE seq=? AND by_user=?"
 
 
 async def test_a_press_fetched_just_before_a_kill_counts_once(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, bot_process: BotProcesses, db_path: Path
 ) -> None:
     """The move was committed, the press not yet marked handled when the bot
     died: after the restart the same press is handled again and the person
     is told their move stands (never «устарела», never a second move)."""
-    db = tmp_path / "spades.db"
+    db = db_path
     anna = fake.add_user(881, "Анна")
     fake.add_group(GROUP, "Клуб", members=[anna], admins=[anna], supergroup=True)
-    proc = BotProcess(fake, db)
-    await proc.start(fake)
+    proc = await bot_process()
     errors: list[str] = []
-    try:
-        await fake.start_bot(anna)
-        await fake.send_text(anna, GROUP, "/newgame")
-        table = Table(fake, GROUP, [anna])
-        await fake.wait_for(lambda: table.find_table_message(), timeout=30)
-        await press(fake, anna, table.table_message(), "Начать")
-        for _ in range(3):
-            await fake.wait_for(lambda: table.actionable(), timeout=30)
-            await fake.wait_idle(quiet=0.1, timeout=30)
-            user, msg = table.actionable()[0]
-            data = move_buttons(msg)[-1]
-            seq = int(data.split(":")[2])
-            # The answer to the press hangs: the handler is still running
-            # (the update not marked done) when the kill comes.
-            fake.inject("timeout", method="answerCallbackQuery", count=1)
-            pressed = await fake.press_raw(user, user.id, msg.message_id, data)
-            await fake.wait_for(
-                lambda seq=seq, uid=user.id: rows(db, MADE, seq, uid) == [(1,)], timeout=30
-            )
-            proc.kill()
-            fake.clear_faults()  # the killed bot may not have reached its answer
-            errors.append(proc.stop())
-            proc = BotProcess(fake, db)
-            await proc.start(fake)
-            told = await pressed.answer(timeout=30)
-            # Answered after the restart: «уже принят»; (rarely) the killed bot
-            # got its answer out first: no text. Never «устарела».
-            assert "устарела" not in (told["text"] or ""), told
-            assert rows(db, MADE, seq, user.id) == [(1,)]
-    finally:
+    await fake.start_bot(anna)
+    await fake.send_text(anna, GROUP, "/newgame")
+    table = Table(fake, GROUP, [anna])
+    await fake.wait_for(lambda: table.find_table_message(), timeout=30)
+    await press(fake, anna, table.table_message(), "Начать")
+    for _ in range(3):
+        await fake.wait_for(lambda: table.actionable(), timeout=30)
+        await fake.wait_idle(quiet=0.1, timeout=30)
+        user, msg = table.actionable()[0]
+        data = move_buttons(msg)[-1]
+        seq = int(data.split(":")[2])
+        # The answer to the press hangs: the handler is still running
+        # (the update not marked done) when the kill comes.
+        fake.inject("timeout", method="answerCallbackQuery", count=1)
+        pressed = await fake.press_raw(user, user.id, msg.message_id, data)
+        await fake.wait_for(
+            lambda seq=seq, uid=user.id: rows(db, MADE, seq, uid) == [(1,)], timeout=30
+        )
+        proc.kill()
+        fake.clear_faults()  # the killed bot may not have reached its answer
         errors.append(proc.stop())
+        proc = await bot_process.again(proc)
+        told = await pressed.answer(timeout=30)
+        # Answered after the restart: «уже принят»; (rarely) the killed bot
+        # got its answer out first: no text. Never «устарела».
+        assert "устарела" not in (told["text"] or ""), told
+        assert rows(db, MADE, seq, user.id) == [(1,)]
+    errors.append(proc.stop())
     assert not any("Traceback" in e for e in errors), errors
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from harness import (
-    BotProcess,
+    BotProcesses,
     InProcessBot,
     MakeBot,
     Table,
@@ -162,23 +162,20 @@ async def test_call_me_calls_once_an_hour_and_seats_in_one_tap(
     assert rows(db_path, "SELECT user_id FROM call_me") == [(vera.id,)]
 
 
-async def test_a_subscription_survives_kill_9(fake: FakeTelegram, tmp_path: Path) -> None:
-    db = tmp_path / "spades.db"
+async def test_a_subscription_survives_kill_9(
+    fake: FakeTelegram, bot_process: BotProcesses
+) -> None:
     anna, boris = fake.add_user(5201, "Анна"), fake.add_user(5202, "Борис")
     fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
-    proc = BotProcess(fake, db)
-    await proc.start(fake)
-    try:
-        for u in (anna, boris):
-            await fake.start_bot(u)
-        await call_me(fake, boris, GROUP, timeout=15)
-        proc.kill()
-        proc = BotProcess(fake, db)
-        await proc.start(fake)
-        await new_table(fake, anna, GROUP)
-        await fake.wait_for(lambda: calls_of(fake, boris), timeout=15, message="Boris called")
-    finally:
-        err = proc.stop()
+    proc = await bot_process()
+    for u in (anna, boris):
+        await fake.start_bot(u)
+    await call_me(fake, boris, GROUP, timeout=15)
+    proc.kill()
+    proc = await bot_process.again(proc)
+    await new_table(fake, anna, GROUP)
+    await fake.wait_for(lambda: calls_of(fake, boris), timeout=15, message="Boris called")
+    err = proc.stop()
     assert "Traceback" not in err, err
 
 
