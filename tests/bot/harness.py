@@ -34,6 +34,8 @@ from bot.config import Settings, load_settings
 from engine import BID, BLIND
 
 ROOT = Path(__file__).resolve().parents[2]
+#: What the table message says of the pace of 24 hours a move.
+DAILY = "По дням: 24 ч на ход"
 
 
 def bot_env(fake: FakeTelegram, db_path: Path, **extra: Any) -> dict[str, str]:
@@ -428,6 +430,12 @@ class Table:
         return out
 
 
+def game_over_in(fake: FakeTelegram, chat_id: int, thread: int | None = None) -> Callable[[], bool]:
+    """A check for ``wait_for``/``play_moves``: the group (or its topic
+    ``thread``) has been told the game is over («Игра окончена»)."""
+    return lambda: any("Игра окончена" in t for t in fake.sent_texts(chat_id, thread=thread))
+
+
 async def open_table(
     fake: FakeTelegram,
     group: int,
@@ -435,6 +443,7 @@ async def open_table(
     *,
     seats: Sequence[str] = (),
     club: bool = False,
+    daily: bool = False,
     start: bool = True,
     others: Sequence[FakeUser] = (),
     title: str = "Пики",
@@ -443,8 +452,9 @@ async def open_table(
 ) -> Table:
     """``users[0]`` opens a table in ``group`` with /newgame and the others sit
     down, each pressing the seat of ``seats`` in turn («Юг» past its end).
-    ``club`` picks the club's rules (the game ends at −200: a short one), and
-    ``start`` starts the game and waits until somebody can move.
+    ``club`` picks the club's rules (the game ends at −200: a short one),
+    ``daily`` the pace of 24 hours a move, and ``start`` starts the game and
+    waits until somebody can move.
 
     A group the fake does not know yet is made with ``users`` and ``others``
     (members who do not sit down) in it, the first user its admin. Whoever of
@@ -484,6 +494,13 @@ async def open_table(
             timeout=timeout,
             message="the club's rules",
         )
+    if daily:
+        for _ in range(8):  # «Темп» in turn, until 24 hours a move
+            if DAILY in table.table_message().text:
+                break
+            await press_label(fake, users[0], table.table_message(), "Темп")
+            await fake.wait_idle(quiet=0.03)
+        assert DAILY in table.table_message().text
     if start:
         await press_label(fake, users[0], table.table_message(), "Начать")
         await fake.wait_for(table.actionable, timeout=timeout, message="the first move")

@@ -20,19 +20,7 @@ GROUP_A, GROUP_B = -1002001, -1002002
 async def open_daily_table(
     fake: FakeTelegram, group: int, title: str, users, seats=("Юг",)
 ) -> Table:
-    table = await open_table(fake, group, users, seats=seats, title=title, start=False)
-    # Pace: press until 24 h per move.
-    for _ in range(8):
-        if "По дням: 24 ч" in table.table_message().text:
-            break
-        await (
-            await fake.press_button(users[0], table.table_message(), text_contains="Темп")
-        ).answer()
-        await fake.wait_idle(quiet=0.03)
-    assert "По дням: 24 ч на ход" in table.table_message().text
-    await (
-        await fake.press_button(users[0], table.table_message(), text_contains="Начать")
-    ).answer()
+    table = await open_table(fake, group, users, seats=seats, title=title, daily=True)
     await fake.wait_for(lambda: "Сдача 1" in table.table_message().text)
     return table
 

@@ -4,10 +4,12 @@ part, signing ``initData``, is in ``fake_telegram.webapp``)."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import aiohttp
-from fake_telegram.webapp import free_port
+from fake_telegram import FakeTelegram, FakeUser
+from fake_telegram.webapp import free_port, sign_init_data, table_of_url, web_app_url
 
 #: Seconds for a stream's first event, on a machine busy with other tests.
 FIRST_EVENT = 10
@@ -63,6 +65,18 @@ class Page:
             n = state["claim"]["n"]
         body = {"t": state["table"], "game": state["game"], "seq": state["seq"], "n": n}
         return await self.post("api/claim", body)
+
+
+def signed_page(fake: FakeTelegram, base: str, user: FakeUser) -> Page:
+    """The user's Mini App page, signed as Telegram signs it."""
+    return Page(base, sign_init_data(fake.token, user, time.time()))
+
+
+def app_page(fake: FakeTelegram, base: str, user: FakeUser) -> tuple[Page, int]:
+    """A player's page, and the table of the «🃏 Стол» button under their hand."""
+    url = next(web_app_url(m) for m in reversed(fake.chat_messages(user.id)) if web_app_url(m))
+    assert url is not None
+    return signed_page(fake, base, user), table_of_url(url)
 
 
 class Stream:
