@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import BotProcesses, Table, choose, open_table
+from harness import BotProcesses, Table, choose, game_over_in, open_table
 
 from engine import BID, BLIND, Game, view
 from engine.ai import choose_action
@@ -71,16 +71,12 @@ def live_button(fake: FakeTelegram, user: FakeUser, seq: int) -> tuple[FakeMessa
     return None
 
 
-def game_over(fake: FakeTelegram) -> bool:
-    return any("Игра окончена" in t for t in fake.sent_texts(GROUP))
-
-
 async def press_some(fake: FakeTelegram, table: Table, db: Path, count: int) -> bool:
     """Make up to ``count`` presses (the last one left unanswered); False once the game is over."""
     looked: set[tuple[int, str]] = set()
     for i in range(count):
         for _ in range(400):
-            if game_over(fake):
+            if game_over_in(fake, GROUP)():
                 return False
             await fake.wait_idle(quiet=0.03, timeout=30)
             seq = seq_now(db)

@@ -9,7 +9,16 @@ from pathlib import Path
 
 import pytest
 from fake_telegram import FakeTelegram
-from harness import BotProcesses, MakeBot, bot_env, count, exit_of, open_table, play_moves
+from harness import (
+    BotProcesses,
+    MakeBot,
+    bot_env,
+    count,
+    exit_of,
+    game_over_in,
+    open_table,
+    play_moves,
+)
 
 from bot.storage import Statements, inbox
 from engine import Game
@@ -48,7 +57,7 @@ async def test_kill_9_mid_hand_and_finish_the_game(
     assert actions(db)[: len(acknowledged)] == acknowledged
     await fake.wait_for(lambda: table.actionable(), timeout=30)
 
-    await play_moves(table, lambda: any("Игра окончена" in t for t in fake.sent_texts(GROUP)))
+    await play_moves(table, game_over_in(fake, GROUP))
     await fake.wait_idle(quiet=0.1)
     err = proc.stop()
     assert "Traceback" not in err, err
