@@ -3,7 +3,11 @@
 Two ways to run it: in this process (``InProcessBot``: the real ``App`` with
 polling as a task; conftest's ``make_bot`` starts and stops it) and as a
 separate ``python -m bot`` process (``BotProcess``), which a test can kill
-with SIGKILL mid-game.
+with SIGKILL mid-game (conftest's ``bot_process``: ``BotProcesses``).
+
+Then the people: a table opened (``open_table``), moves pressed until a
+point (``play_moves``), the end told (``game_over_in``), ``/forget_me``
+done (``forget_me``); the longer stories built on them are in scenarios.py.
 """
 
 from __future__ import annotations
