@@ -1,6 +1,7 @@
 """The benchmarks, run from the checkout's root as ``python -m bench.<name>``
 (docs/benchmarks.md). Not part of the wheel: they measure the checkout they
-are run in, and drive the fake Telegram of its tests as ``tests.fake_telegram``."""
+are run in, and drive the fake Telegram of its tests (``tests/fake_telegram``,
+installed with the project as ``fake_telegram``)."""
 
 from pathlib import Path
 

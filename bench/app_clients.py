@@ -33,11 +33,11 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
+from fake_telegram import FakeTelegram, FakeUser
+from fake_telegram.webapp import free_port, sign_init_data, web_app_url
 
 from bench import ROOT
 from bench.stats import percentile
-from tests.fake_telegram import FakeTelegram, FakeUser
-from tests.fake_telegram.webapp import free_port, sign_init_data, web_app_url
 
 # ``--app-control``: the stand-in server's one path. Each stream gets an event
 # of the bot's usual size every STAND_IN_EVERY seconds (staggered), so the

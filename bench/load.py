@@ -35,6 +35,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from fake_telegram import FakeTelegram
+
 from bench import ROOT
 from bench.app_clients import AppClients
 from bench.database import count_actions, hour_window, storage
@@ -42,7 +44,6 @@ from bench.load_phases import Phase, run_phases
 from bench.load_report import Window, call_counts, report
 from bench.machine import LoopLag, Meter, renice_self, rss_kib
 from bench.people import People, open_table, until
-from tests.fake_telegram import FakeTelegram
 
 # The bot with cProfile switched on for the load window only (SIGUSR1 on,
 # SIGUSR2 off and write the stats to argv[1]).

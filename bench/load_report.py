@@ -14,13 +14,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from fake_telegram import FakeTelegram
+
 from bench.app_clients import AppClients
 from bench.database import Storage, hour_window, print_storage
 from bench.load_phases import Phase, phases_report, reads_the_bot
 from bench.machine import LoopLag, Spent
 from bench.people import KINDS, People
 from bench.stats import percentile
-from tests.fake_telegram import FakeTelegram
 
 
 @dataclass

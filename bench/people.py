@@ -17,8 +17,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from fake_telegram import FakeMessage, FakeTelegram, FakeUser
+
 from engine import BID, BLIND
-from tests.fake_telegram import FakeMessage, FakeTelegram, FakeUser
 
 KINDS = (4, 2, 1)  # people per table, cycling
 SEATS = ("Север", "Восток", "Юг", "Запад")

@@ -1,12 +1,12 @@
 """The fixtures every end-to-end test starts from: the fake Telegram, the
 bot's database, a clock the test moves, the bot running in this process
-against the fake (tests/bot and tests/attacks), a bare aiogram ``Bot`` for
-tests of one part without the whole App; and the order tests are handed to
-the parallel workers in."""
+against the fake (tests/bot and tests/attacks) or as processes of its own, a
+bare aiogram ``Bot`` for tests of one part without the whole App; and the
+order tests are handed to the parallel workers in."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Generator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from fake_telegram import FakeTelegram
-from harness import InProcessBot, MakeBot, settings_for
+from harness import BotProcesses, InProcessBot, MakeBot, settings_for
 
 from bot.clock import Clock, FakeClock
 from bot.config import Settings
@@ -37,6 +37,24 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     (engine/ai/clock.py), cutting it short, so that two equal decisions of the
     master differed now and then."""
     set_aside()
+
+
+#: The ``bot_process`` fixture's processes, for the report of a failed test.
+BOT_PROCESSES = pytest.StashKey[BotProcesses]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failed test's report shows what its bot processes wrote to stderr
+    (once: at the first phase that failed)."""
+    report = yield
+    processes = item.stash.get(BOT_PROCESSES, None)
+    if report.failed and processes is not None and not processes.reported:
+        processes.reported = True
+        report.sections.extend(processes.stderr())
+    return report
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -109,6 +127,20 @@ async def make_bot(fake: FakeTelegram, db_path: Path) -> AsyncIterator[MakeBot]:
             failures.append(e)
     if failures:
         raise failures[0]
+
+
+@pytest.fixture
+async def bot_process(
+    request: pytest.FixtureRequest, fake: FakeTelegram, db_path: Path
+) -> AsyncIterator[BotProcesses]:
+    """Starts ``python -m bot`` processes against ``fake``: ``await
+    bot_process(**changes)`` on ``db_path``, ``await bot_process.again(proc)``
+    after a kill (``harness.BotProcesses``). Each is stopped at teardown; a
+    failed test shows their stderr."""
+    processes = BotProcesses(fake, db_path)
+    request.node.stash[BOT_PROCESSES] = processes
+    yield processes
+    await processes.stop_all()
 
 
 @pytest.fixture

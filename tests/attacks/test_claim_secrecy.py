@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import test_claims as kit
+import scenarios as kit
 from claim_judge import observed_brute
 from fake_telegram import FakeTelegram
 from fake_telegram.models import FakeUser
-from harness import MakeBot, Table, open_table, play_moves
-from webapp_kit import app_settings
+from harness import MakeBot, Table
+from webapp_kit import app_page, app_settings, signed_page
 
 from bot.views.common import cards_line
 from engine import Game
@@ -34,7 +34,7 @@ from engine.cards import card_label
 from engine.claim import check_claim, takers, tricks_left
 from engine.scoring import partner
 
-GROUP = kit.GROUP
+GROUP = -1004242
 CHECK = kit.CHECK
 
 
@@ -85,7 +85,7 @@ async def partner_sees_nothing(
     """The partner's private chat and Mini App show none of ``cards``."""
     for text in everything_in(fake, mate.id):
         assert not shown(text, cards), text
-    status, state = await kit.signed_page(fake, base, mate).state(table_id)
+    status, state = await signed_page(fake, base, mate).state(table_id)
     assert status == 200
     assert not app_cards(state) & set(cards)
     assert not shown(json.dumps(state, ensure_ascii=False), cards)
@@ -101,11 +101,11 @@ async def test_the_partner_reads_everything_during_the_vote_and_sees_no_card(
     the voters ever saw them, and their questions show them no more."""
     base, app = app_settings()
     await make_bot(**app)
-    table, users = await kit.four_people(fake)
+    table, users = await kit.four_people(fake, GROUP)
     claimer, hand = await kit.to_first_claim(fake, table, users, db_path)
     seat, voters = kit.other_side(users, claimer)
     mate = users[(seat + 2) % 4]
-    _, table_id = kit.app_page(fake, base, claimer)
+    _, table_id = app_page(fake, base, claimer)
     dealt = kit.game_of(db_path)
     mine = dealt.hand_cards(seat)
     line = cards_line(mine)
@@ -114,7 +114,7 @@ async def test_the_partner_reads_everything_during_the_vote_and_sees_no_card(
     await kit.open_vote(fake, claimer, hand, voters)
     await fake.wait_idle(quiet=0.05)
     assert [st for st, _ in kit.claim_rows(db_path)] == ["vote"]
-    note = kit.claim_message(fake)
+    note = kit.claim_message(fake, GROUP)
     assert claimer.first_name in note.text and "решают соперники" in note.text
     for text in everything_in(fake, GROUP):
         assert not shown(text, mine), text
@@ -135,7 +135,9 @@ async def test_the_partner_reads_everything_during_the_vote_and_sees_no_card(
     else:
         await kit.press_answer(fake, voters[0], "Играем дальше")
         await kit.play_goes_on(fake, db_path, claimer, voters[1])
-        await fake.wait_for(lambda: "«Остальные мои» не приняли" in kit.claim_message(fake).text)
+        await fake.wait_for(
+            lambda: "«Остальные мои» не приняли" in kit.claim_message(fake, GROUP).text
+        )
         await fake.wait_idle(quiet=0.05)
         for text in everything_in(fake, GROUP):
             assert not shown(text, mine), text
@@ -224,15 +226,7 @@ async def to_a_guess(
             )
         return checked[key]
 
-    for _ in range(kit.PROVED_TRIES):
-        await play_moves(table, lambda: guess() is not None or table.game_over())
-        found = guess()
-        if found is not None:
-            return found
-        assert table.game_over()
-        await fake.wait_idle(quiet=0.1)
-        await open_table(fake, table.group, table.users)
-    raise AssertionError(f"{kit.PROVED_TRIES} games without a claim that is a guess")
+    return await kit.play_to(table, guess, "a claim that is a guess")
 
 
 async def test_a_claim_the_real_cards_allow_but_the_claimer_cannot_see_goes_to_the_vote(
@@ -243,7 +237,7 @@ async def test_a_claim_the_real_cards_allow_but_the_claimer_cannot_see_goes_to_t
     lucky guess, and a refusal elsewhere would have told the table where the
     cards are). The question still shows the voters the claimer's cards."""
     await make_bot()
-    table, users = await kit.four_people(fake)
+    table, users = await kit.four_people(fake, GROUP)
     claimer, hand = await to_a_guess(fake, table, users, db_path)
     g = kit.game_of(db_path)
     seat = g.to_move
@@ -265,10 +259,7 @@ async def test_a_claim_the_real_cards_allow_but_the_claimer_cannot_see_goes_to_t
     )
     assert "решают соперники" in said and "Доказано" not in said, said
     for u in voters:
-        await fake.wait_for(
-            lambda u=u: (q := kit.question(fake, u)) is not None and kit.button_data(q, "cv:"),
-            timeout=CHECK,
-        )
+        await kit.asked(fake, u)
         assert cards_line(g.hand_cards(seat)) in kit.question(fake, u).text
     await fake.wait_idle(quiet=0.05)
     assert not any("Доказано" in t for t in fake.sent_texts(GROUP)[before:])

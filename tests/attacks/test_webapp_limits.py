@@ -26,8 +26,16 @@ import aiohttp
 from fake_telegram import FakeTelegram, FakeUser
 from fake_telegram.webapp import sign_init_data, table_of_url, web_app_url
 from harness import MakeBot, Table, forget_me, open_table, play_moves
-from test_webapp_api import GROUP, hand_messages, mover, start_table
-from webapp_kit import FIRST_EVENT, Page, Stream, app_settings
+from webapp_kit import (
+    FIRST_EVENT,
+    GROUP,
+    Page,
+    Stream,
+    app_settings,
+    hand_messages,
+    mover,
+    start_table,
+)
 
 from bot.clock import FakeClock
 from bot.i18n import Texts, make_core

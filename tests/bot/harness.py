@@ -3,7 +3,11 @@
 Two ways to run it: in this process (``InProcessBot``: the real ``App`` with
 polling as a task; conftest's ``make_bot`` starts and stops it) and as a
 separate ``python -m bot`` process (``BotProcess``), which a test can kill
-with SIGKILL mid-game.
+with SIGKILL mid-game (conftest's ``bot_process``: ``BotProcesses``).
+
+Then the people: a table opened (``open_table``), moves pressed until a
+point (``play_moves``), the end told (``game_over_in``), ``/forget_me``
+done (``forget_me``); the longer stories built on them are in scenarios.py.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ from bot.config import Settings, load_settings
 from engine import BID, BLIND
 
 ROOT = Path(__file__).resolve().parents[2]
+#: What the table message says of the pace of 24 hours a move.
+DAILY = "По дням: 24 ч на ход"
 
 
 def bot_env(fake: FakeTelegram, db_path: Path, **extra: Any) -> dict[str, str]:
@@ -178,6 +184,7 @@ class BotProcess:
     """
 
     def __init__(self, fake: FakeTelegram, db_path: Path, **extra: Any) -> None:
+        self.db_path, self.extra = db_path, extra
         self.env = {**os.environ, **bot_env(fake, db_path, **extra)}
         self.proc: Forked | subprocess.Popen[bytes] | None = None
         # Its stderr, read at the stop: a file, as a pipe nobody reads meanwhile could fill up.
@@ -218,6 +225,85 @@ class BotProcess:
                 self.proc.kill()
                 self.proc.wait(10)
         return self.err.read_bytes().decode(errors="replace")
+
+
+class BotProcesses:
+    """The ``python -m bot`` processes of one test: conftest's ``bot_process``.
+
+    ``await bot_process(**changes)`` starts one with the tests' settings
+    (``bot_env``, ``changes`` applied) on the test's database (or ``db=``)
+    and returns once it polls; ``await bot_process.again(proc)`` starts the
+    next on ``proc``'s settings once ``proc`` is over (a ``kill()``, a
+    ``stop()``); ``spawn`` starts one plainly, for a bot meant to refuse to
+    start. Whatever still runs at the test's end is stopped, and a failed
+    test's report shows what each process wrote to stderr."""
+
+    def __init__(self, fake: FakeTelegram, db_path: Path) -> None:
+        self.fake, self.db_path = fake, db_path
+        self.started: list[BotProcess] = []
+        self.spawned: list[tuple[asyncio.subprocess.Process, Path]] = []
+        self.reported = False  # their stderr is in a failed test's report
+
+    async def __call__(self, db: Path | None = None, **extra: Any) -> BotProcess:
+        proc = BotProcess(self.fake, self.db_path if db is None else db, **extra)
+        self.started.append(proc)
+        await proc.start(self.fake)
+        return proc
+
+    async def again(self, proc: BotProcess) -> BotProcess:
+        """The next process on ``proc``'s database and settings (``proc`` has ended)."""
+        assert proc.proc is not None and proc.proc.poll() is not None, "the last one still runs"
+        return await self(proc.db_path, **proc.extra)
+
+    async def spawn(self, db: Path, err: Path, **extra: Any) -> asyncio.subprocess.Process:
+        """``python -m bot`` with the tests' settings on ``db``, not waited for,
+        its stderr into the file ``err`` (a pipe nobody reads could fill and stop it)."""
+        env = {**os.environ, **bot_env(self.fake, db, **extra)}
+        with err.open("wb") as sink:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=ROOT, env=env, stderr=sink
+            )
+        self.spawned.append((proc, err))
+        return proc
+
+    def stderr(self) -> list[tuple[str, str]]:
+        """Each process's name and what it has written to stderr so far."""
+        out = [
+            (f"stderr of bot process {i} ({p.db_path.name})", p.err.read_text(errors="replace"))
+            for i, p in enumerate(self.started, 1)
+            if p.err.exists()
+        ]
+        out += [
+            (f"stderr of spawned bot {i} ({err.name})", err.read_text(errors="replace"))
+            for i, (_, err) in enumerate(self.spawned, 1)
+            if err.exists()
+        ]
+        return out
+
+    async def stop_all(self) -> None:
+        """End every process still running: SIGTERM, then SIGKILL."""
+        for proc in self.started:
+            if proc.proc is not None:
+                proc.stop()
+        for spawned, _ in self.spawned:
+            if spawned.returncode is None:
+                spawned.terminate()
+                try:
+                    await asyncio.wait_for(spawned.wait(), 10)
+                except TimeoutError:
+                    spawned.kill()
+                    await spawned.wait()
+
+
+async def exit_of(proc: asyncio.subprocess.Process, timeout: float = 90) -> int:
+    """The code a bot process exits with; killed if it does not exit in ``timeout``."""
+    try:
+        async with asyncio.timeout(timeout):
+            return await proc.wait()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
 
 
 class Zygote:
@@ -348,6 +434,12 @@ class Table:
         return out
 
 
+def game_over_in(fake: FakeTelegram, chat_id: int, thread: int | None = None) -> Callable[[], bool]:
+    """A check for ``wait_for``/``play_moves``: the group (or its topic
+    ``thread``) has been told the game is over («Игра окончена»)."""
+    return lambda: any("Игра окончена" in t for t in fake.sent_texts(chat_id, thread=thread))
+
+
 async def open_table(
     fake: FakeTelegram,
     group: int,
@@ -355,6 +447,7 @@ async def open_table(
     *,
     seats: Sequence[str] = (),
     club: bool = False,
+    daily: bool = False,
     start: bool = True,
     others: Sequence[FakeUser] = (),
     title: str = "Пики",
@@ -363,8 +456,9 @@ async def open_table(
 ) -> Table:
     """``users[0]`` opens a table in ``group`` with /newgame and the others sit
     down, each pressing the seat of ``seats`` in turn («Юг» past its end).
-    ``club`` picks the club's rules (the game ends at −200: a short one), and
-    ``start`` starts the game and waits until somebody can move.
+    ``club`` picks the club's rules (the game ends at −200: a short one),
+    ``daily`` the pace of 24 hours a move, and ``start`` starts the game and
+    waits until somebody can move.
 
     A group the fake does not know yet is made with ``users`` and ``others``
     (members who do not sit down) in it, the first user its admin. Whoever of
@@ -404,6 +498,13 @@ async def open_table(
             timeout=timeout,
             message="the club's rules",
         )
+    if daily:
+        for _ in range(8):  # «Темп» in turn, until 24 hours a move
+            if DAILY in table.table_message().text:
+                break
+            await press_label(fake, users[0], table.table_message(), "Темп")
+            await fake.wait_idle(quiet=0.03)
+        assert DAILY in table.table_message().text
     if start:
         await press_label(fake, users[0], table.table_message(), "Начать")
         await fake.wait_for(table.actionable, timeout=timeout, message="the first move")

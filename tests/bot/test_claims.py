@@ -10,8 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,104 +17,48 @@ import aiohttp
 import pytest
 from fake_telegram import FakeTelegram
 from fake_telegram.models import FakeMessage, FakeUser
-from fake_telegram.webapp import sign_init_data, table_of_url, web_app_url
 from fluent.runtime import FluentBundle, FluentResource
 from harness import (
-    BotProcess,
+    BotProcesses,
     MakeBot,
-    Table,
     action_of,
     forget_me,
     open_table,
     play_moves,
-    press_label,
 )
-from webapp_kit import FIRST_EVENT, Page, Stream, app_settings
+from scenarios import (
+    CHECK,
+    asked,
+    button_data,
+    claim,
+    claim_message,
+    claim_offer,
+    claim_rows,
+    four_people,
+    game_of,
+    n_actions,
+    open_vote,
+    other_side,
+    play_goes_on,
+    press_answer,
+    question,
+    to_first_claim,
+    to_proved_claim,
+)
+from webapp_kit import FIRST_EVENT, Page, Stream, app_page, app_settings, signed_page
 
 from bot.clock import FakeClock
 from bot.views.common import cards_line
-from engine import CLAIM, Game
+from engine import CLAIM
 from engine.cards import SUIT_SYMBOLS
 from engine.claim import check_claim, tricks_left
-from engine.rules import Rules
 
 GROUP = -1004242
 PACE = 60
-# Seconds for what follows a claim (the check runs first).
-CHECK = 60
-# Games dealt, at most, to one person alone against the computer until a turn
-# of theirs offers a claim the engine proves (about one game in 120 has none).
-PROVED_TRIES = 5
-
-
-def game_of(db: Path) -> Game:
-    """The game as the database holds it: what only the engine may know."""
-    con = sqlite3.connect(db)
-    try:
-        seed, rules_json, dealer, game_id = con.execute(
-            "SELECT seed, rules_json, first_dealer, game_id FROM games ORDER BY game_id DESC"
-        ).fetchone()
-        acts = [
-            a
-            for (a,) in con.execute(
-                "SELECT action FROM actions WHERE game_id=? ORDER BY seq", (game_id,)
-            )
-        ]
-    finally:
-        con.close()
-    return Game.replay(Rules.from_json(json.loads(rules_json)), seed, acts, dealer)
-
-
-def n_actions(db: Path) -> int:
-    con = sqlite3.connect(db)
-    try:
-        return int(con.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
-    finally:
-        con.close()
-
-
-def button_data(msg: FakeMessage, prefix: str) -> str | None:
-    return next((b.value for b in msg.buttons() if (b.value or "").startswith(prefix)), None)
-
-
-def claim_offer(fake: FakeTelegram, users: list[FakeUser]) -> tuple[FakeUser, FakeMessage] | None:
-    """Whose hand offers «Остальные мои» now, with that message."""
-    for u in users:
-        for m in reversed(fake.chat_messages(u.id)):
-            if button_data(m, "m:") or button_data(m, "cl:"):
-                if button_data(m, "cl:"):
-                    return u, m
-                break
-    return None
-
-
-def question(fake: FakeTelegram, user: FakeUser) -> FakeMessage | None:
-    """The user's latest private question about a claim."""
-    marks = (
-        "заявляет, что возьмёт",
-        "вы согласились закончить сдачу",
-        "«Остальные мои» — голосование закрыто",
-    )
-    return next(
-        (m for m in reversed(fake.chat_messages(user.id)) if any(k in m.text for k in marks)),
-        None,
-    )
 
 
 def has_card(text: str) -> bool:
     return any(s in text for s in SUIT_SYMBOLS)
-
-
-def signed_page(fake: FakeTelegram, base: str, user: FakeUser) -> Page:
-    """The user's Mini App page, signed as Telegram signs it."""
-    return Page(base, sign_init_data(fake.token, user, time.time()))
-
-
-def app_page(fake: FakeTelegram, base: str, user: FakeUser) -> tuple[Page, int]:
-    """A player's page, and the table of the «🃏 Стол» button under their hand."""
-    url = next(web_app_url(m) for m in reversed(fake.chat_messages(user.id)) if web_app_url(m))
-    assert url is not None
-    return signed_page(fake, base, user), table_of_url(url)
 
 
 async def a_card_plays_after_refusals(
@@ -135,139 +77,11 @@ async def a_card_plays_after_refusals(
     assert len(game_actions(db)) == len(before) + 1
 
 
-def current_offer(
-    fake: FakeTelegram, db: Path, users: list[FakeUser]
-) -> tuple[FakeUser, FakeMessage, bool] | None:
-    """Whose hand offers «Остальные мои» on the game as it stands (not a move
-    behind it), that message, and whether the engine proves the claim."""
-    found = claim_offer(fake, users)
-    if found is None:
-        return None
-    g = game_of(db)
-    offered_at = int((button_data(found[1], "cl:") or "").split(":")[2])
-    if offered_at != len(g.actions):
-        return None
-    return found[0], found[1], check_claim(g, g.to_move).holds is True
-
-
-def proved_offer(fake: FakeTelegram, db: Path, user: FakeUser) -> FakeMessage | None:
-    """The user's hand offering «Остальные мои» where the engine proves the claim."""
-    found = current_offer(fake, db, [user])
-    return found[1] if found is not None and found[2] else None
-
-
-async def to_proved_claim(
-    fake: FakeTelegram,
-    table: Table,
-    db: Path,
-    user: FakeUser,
-    watch: Callable[[], object] = lambda: None,
-) -> FakeMessage:
-    """Play to a turn of the user's whose hand offers a claim the engine
-    proves: that hand's message (``watch()`` runs at every look on the way).
-    The user plays alone against the computer, and now and then a whole game
-    passes without such a turn (about one game in 120): then a new game at
-    the same table, up to ``PROVED_TRIES`` games."""
-
-    def proved_or_over() -> bool:
-        watch()
-        return proved_offer(fake, db, user) is not None or table.game_over()
-
-    for _ in range(PROVED_TRIES):
-        await play_moves(table, proved_or_over)
-        found = proved_offer(fake, db, user)
-        if found is not None:
-            return found
-        assert table.game_over()
-        await fake.wait_idle(quiet=0.1)
-        await open_table(fake, table.group, table.users)
-    raise AssertionError(f"{PROVED_TRIES} games without a claim the engine proves")
-
-
-async def four_people(fake: FakeTelegram, daily: bool = True) -> tuple[Table, list[FakeUser]]:
-    """Four people at a table, the game started; ``daily``: 24 h a move (so a
-    test on the real clock, however slow the machine, never meets the move's
-    deadline), else a minute."""
-    users = [
-        fake.add_user(4201, "Анна"),
-        fake.add_user(4202, "Борис"),
-        fake.add_user(4203, "Вика"),
-        fake.add_user(4204, "Глеб"),
-    ]
-    table = await open_table(fake, GROUP, users, seats=["Восток", "Юг", "Запад"], start=not daily)
-    if daily:
-        for _ in range(8):
-            if "24 ч" in table.table_message().text:
-                break
-            await press_label(fake, users[0], table.table_message(), "Темп")
-            await fake.wait_idle(quiet=0.03)
-        await press_label(fake, users[0], table.table_message(), "Начать")
-        await fake.wait_for(table.actionable, timeout=CHECK)
-    return table, users
-
-
-def other_side(users: list[FakeUser], claimer: FakeUser) -> tuple[int, list[FakeUser]]:
-    """The claimer's seat, and the two people of the other side: the voters."""
-    seat = users.index(claimer)
-    return seat, [users[(seat + 1) % 4], users[(seat + 3) % 4]]
-
-
-async def to_first_claim(
-    fake: FakeTelegram, table: Table, users: list[FakeUser], db: Path
-) -> tuple[FakeUser, FakeMessage]:
-    """Bid, and play to the first turn whose hand offers a claim the engine
-    does not prove: one that goes to the other side. Usually the first lead;
-    now and then a deal proves the leader's side takes all thirteen (the
-    claim would end the hand at once), and play goes on to the next offer."""
-    checked: dict[int, tuple[FakeUser, FakeMessage, bool] | None] = {}
-
-    def unproved() -> tuple[FakeUser, FakeMessage] | None:
-        # One engine check per position: the predicate is polled often.
-        key = n_actions(db)
-        if key not in checked or checked[key] is None:
-            checked[key] = current_offer(fake, db, users)
-        found = checked[key]
-        return None if found is None or found[2] else (found[0], found[1])
-
-    await play_moves(table, lambda: unproved() is not None)
-    found = unproved()
-    assert found is not None
-    return found
-
-
-async def claim(fake: FakeTelegram, user: FakeUser, msg: FakeMessage) -> dict:
-    data = button_data(msg, "cl:")
-    assert data is not None
-    # The press is answered once the engine's check is done: a search of its
-    # own, slower on a busy machine.
-    return await (await fake.press(user, user.id, msg.message_id, data)).answer(timeout=CHECK)
-
-
-async def open_vote(
-    fake: FakeTelegram, claimer: FakeUser, hand: FakeMessage, voters: list[FakeUser]
-) -> None:
-    """Claim, and wait until every voter holds the question with its buttons."""
-    await claim(fake, claimer, hand)
-    for u in voters:
-        await fake.wait_for(
-            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
-            timeout=CHECK,
-        )
-
-
-async def press_answer(fake: FakeTelegram, user: FakeUser, label: str) -> dict:
-    """Press the voter's button labelled ``label``: the press's answer."""
-    q = question(fake, user)
-    assert q is not None
-    data = next(b.value for b in q.buttons() if label in b.text)
-    return await (await fake.press(user, user.id, q.message_id, data)).answer(timeout=CHECK)
-
-
 async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
     fake: FakeTelegram, make_bot: MakeBot, db_path: Path
 ) -> None:
     await make_bot()
-    table, users = await four_people(fake)
+    table, users = await four_people(fake, GROUP)
     claimer, hand = await to_first_claim(fake, table, users, db_path)
     g = game_of(db_path)
     seat = users.index(claimer)
@@ -287,10 +101,7 @@ async def test_unproved_claim_goes_to_the_opponents_and_is_accepted(
     # Who decides, and no cards: the partner reads the group too.
     assert mine not in note and not has_card(note) and "решают соперники" in note
     for u in others:
-        await fake.wait_for(
-            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
-            timeout=CHECK,
-        )
+        await asked(fake, u)
         assert mine in question(fake, u).text
     assert question(fake, partner) is None  # the partner is not asked
     # Meanwhile no card is played: the claimer is told why.
@@ -365,7 +176,7 @@ async def test_refusal_lets_play_go_on_and_claims_are_limited(
     fake: FakeTelegram, make_bot: MakeBot, db_path: Path
 ) -> None:
     await make_bot()
-    table, users = await four_people(fake)
+    table, users = await four_people(fake, GROUP)
     claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat = users.index(claimer)
     other = users[(seat + 1) % 4]
@@ -373,10 +184,7 @@ async def test_refusal_lets_play_go_on_and_claims_are_limited(
     before = len(fake.sent_texts(GROUP))
     for attempt in (1, 2):
         await claim(fake, claimer, hand)
-        await fake.wait_for(
-            lambda: question(fake, other) is not None and button_data(question(fake, other), "cv:"),
-            timeout=CHECK,
-        )
+        await asked(fake, other)
         q = question(fake, other)
         no = next(b.value for b in q.buttons() if "Играем дальше" in b.text)
         await (await fake.press(other, other.id, q.message_id, no)).answer(timeout=CHECK)
@@ -416,7 +224,7 @@ async def test_no_answer_before_the_deadline_refuses(
     fake: FakeTelegram, make_bot: MakeBot, db_path: Path, clock: FakeClock
 ) -> None:
     await make_bot(clock=clock)
-    table, users = await four_people(fake, daily=False)
+    table, users = await four_people(fake, GROUP, daily=False)
     claimer, hand = await to_first_claim(fake, table, users, db_path)
     moves = n_actions(db_path)
     await claim(fake, claimer, hand)
@@ -440,7 +248,7 @@ async def test_a_vote_survives_a_restart(
     fake: FakeTelegram, make_bot: MakeBot, db_path: Path
 ) -> None:
     first = await make_bot()
-    table, users = await four_people(fake)
+    table, users = await four_people(fake, GROUP)
     claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
@@ -506,7 +314,7 @@ async def test_a_proved_claim_ends_the_hand_and_one_trick_left_has_no_button(
             assert button_data(m, "cl:") is None
             seen_last_card["n"] += 1
 
-    hand = await to_proved_claim(fake, table, db_path, anna, watch=last_card_without_button)
+    hand = await to_proved_claim(table, db_path, anna, watch=last_card_without_button)
     g = game_of(db_path)
     seat = g.to_move
     left, won = tricks_left(g), g.tricks_won[seat]
@@ -531,7 +339,7 @@ async def test_the_mini_app_refuses_a_card_during_the_vote(
 ) -> None:
     base, app = app_settings()
     await make_bot(**app)
-    table, users = await four_people(fake)
+    table, users = await four_people(fake, GROUP)
     claimer, hand = await to_first_claim(fake, table, users, db_path)
     page, table_id = app_page(fake, base, claimer)
     status, state = await page.state(table_id)
@@ -563,44 +371,36 @@ def test_the_claim_line_declines_tricks(n: int, word: str) -> None:
 
 
 @pytest.mark.slow
-async def test_a_vote_survives_kill_9(fake: FakeTelegram, tmp_path: Path) -> None:
+async def test_a_vote_survives_kill_9(
+    fake: FakeTelegram, bot_process: BotProcesses, db_path: Path
+) -> None:
     """Killed right after the claim was answered, and again right after the
     first acceptance: each press the bot answered stands, none counts twice."""
-    db = tmp_path / "spades.db"
-    proc = BotProcess(fake, db)
-    await proc.start(fake)
-    try:
-        table, users = await four_people(fake)
-        claimer, hand = await to_first_claim(fake, table, users, db)
-        seat, others = other_side(users, claimer)
-        moves = n_actions(db)
-        assert (await claim(fake, claimer, hand))["text"] is None
-        proc.kill()
-        proc = BotProcess(fake, db)
-        await proc.start(fake)
-        for u in others:
-            await fake.wait_for(
-                lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
-                timeout=CHECK,
-            )
-        assert (await press_answer(fake, others[0], "Да, заканчиваем"))["text"] is None
-        proc.kill()
-        proc = BotProcess(fake, db)
-        await proc.start(fake)
-        await fake.wait_for(
-            lambda: any(
-                "Вы сказали «Остальные мои»" in m.text for m in fake.chat_messages(claimer.id)
-            ),
-            timeout=CHECK,
-        )
-        await press_answer(fake, others[1], "Да, заканчиваем")
-        await fake.wait_for(
-            lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)),
-            timeout=CHECK,
-        )
-        await fake.wait_idle(quiet=0.1)
-    finally:
-        err = proc.stop()
+    db = db_path
+    proc = await bot_process()
+    table, users = await four_people(fake, GROUP)
+    claimer, hand = await to_first_claim(fake, table, users, db)
+    seat, others = other_side(users, claimer)
+    moves = n_actions(db)
+    assert (await claim(fake, claimer, hand))["text"] is None
+    proc.kill()
+    proc = await bot_process.again(proc)
+    for u in others:
+        await asked(fake, u)
+    assert (await press_answer(fake, others[0], "Да, заканчиваем"))["text"] is None
+    proc.kill()
+    proc = await bot_process.again(proc)
+    await fake.wait_for(
+        lambda: any("Вы сказали «Остальные мои»" in m.text for m in fake.chat_messages(claimer.id)),
+        timeout=CHECK,
+    )
+    await press_answer(fake, others[1], "Да, заканчиваем")
+    await fake.wait_for(
+        lambda: any("Соперники согласились" in t for t in fake.sent_texts(GROUP)),
+        timeout=CHECK,
+    )
+    await fake.wait_idle(quiet=0.1)
+    err = proc.stop()
     assert "Traceback" not in err, err
     assert game_of(db).actions[moves] == CLAIM
     # One claim, accepted by both (the outbox sends at least once: a message
@@ -622,7 +422,7 @@ async def test_with_a_nil_on_the_side_the_claim_is_the_claimers_alone(
     fake: FakeTelegram, make_bot: MakeBot, db_path: Path
 ) -> None:
     await make_bot()
-    table, users = await four_people(fake)
+    table, users = await four_people(fake, GROUP)
 
     def nil_bids(user: FakeUser, msg: FakeMessage, moves: list[str], looks: list[str]) -> str:
         nil = [m for m in moves if action_of(m) == 52]
@@ -642,10 +442,7 @@ async def test_with_a_nil_on_the_side_the_claim_is_the_claimers_alone(
     )
     assert "вместе с партнёром" not in note and "13 взяток" in note
     for u in others:
-        await fake.wait_for(
-            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
-            timeout=CHECK,
-        )
+        await asked(fake, u)
         await press_answer(fake, u, "Да, заканчиваем")
     await fake.wait_for(
         lambda: any("сыграна" in t for t in fake.sent_texts(GROUP)[before:]), timeout=CHECK
@@ -683,28 +480,6 @@ def deadline(db: Path) -> tuple[int, int, float]:
     return int(seq), int(seat), float(due)
 
 
-def claim_rows(db: Path) -> list[tuple[str, float | None]]:
-    con = sqlite3.connect(db)
-    try:
-        return [
-            (str(st), t)
-            for st, t in con.execute("SELECT status, time_left FROM claims ORDER BY rowid")
-        ]
-    finally:
-        con.close()
-
-
-def first_text(m: FakeMessage) -> str:
-    return m.history[0].text if m.history else m.text
-
-
-def claim_message(fake: FakeTelegram) -> FakeMessage:
-    """The group's latest claim message put to the vote, as it stands now."""
-    found = [m for m in fake.chat_messages(GROUP) if "решают соперники" in first_text(m)]
-    assert found, "no claim put to the vote in the group"
-    return found[-1]
-
-
 async def test_forged_moves_are_refused_and_change_nothing(
     fake: FakeTelegram, make_bot: MakeBot, db_path: Path
 ) -> None:
@@ -712,7 +487,7 @@ async def test_forged_moves_are_refused_and_change_nothing(
     or no legal action at all: a short answer in Russian, nothing recorded."""
     base, app = app_settings()
     await make_bot(**app)
-    table, users = await four_people(fake)
+    table, users = await four_people(fake, GROUP)
     claimer, hand = await to_first_claim(fake, table, users, db_path)
     card = button_data(hand, "m:")
     assert card is not None
@@ -760,22 +535,24 @@ async def test_a_refused_claim_shows_its_cards_no_more(
     never; once play goes on the group's claim message says so and every
     question (accepted or not) shows neither cards nor buttons."""
     await make_bot()
-    table, users = await four_people(fake)
+    table, users = await four_people(fake, GROUP)
     claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     mine = cards_line(game_of(db_path).hand_cards(seat))
     await open_vote(fake, claimer, hand, others)
     await fake.wait_idle(quiet=0.05)
-    assert mine not in claim_message(fake).text and not has_card(claim_message(fake).text)
+    assert mine not in claim_message(fake, GROUP).text and not has_card(
+        claim_message(fake, GROUP).text
+    )
     assert all(mine in question(fake, u).text for u in others)
     await press_answer(fake, others[0], "Да, заканчиваем")
     await fake.wait_for(lambda: "вы согласились" in question(fake, others[0]).text, timeout=CHECK)
     assert not has_card(question(fake, others[0]).text)
     await press_answer(fake, others[1], "Играем дальше")
     await fake.wait_for(
-        lambda: "«Остальные мои» не приняли" in claim_message(fake).text, timeout=CHECK
+        lambda: "«Остальные мои» не приняли" in claim_message(fake, GROUP).text, timeout=CHECK
     )
-    note = claim_message(fake)
+    note = claim_message(fake, GROUP)
     assert not has_card(note.text) and "13 взяток" in note.text and not note.buttons()
     for u in others:
         await fake.wait_for(lambda u=u: "закрыто" in question(fake, u).text, timeout=CHECK)
@@ -790,7 +567,7 @@ async def test_the_vote_has_its_own_deadline_and_gives_the_claimers_time_back(
     fake: FakeTelegram, make_bot: MakeBot, db_path: Path, clock: FakeClock
 ) -> None:
     await make_bot(clock=clock)
-    table, users = await four_people(fake, daily=False)
+    table, users = await four_people(fake, GROUP, daily=False)
     claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
@@ -826,7 +603,7 @@ async def test_the_votes_deadline_and_the_time_left_survive_a_restart(
     fake: FakeTelegram, make_bot: MakeBot, db_path: Path, clock: FakeClock
 ) -> None:
     first = await make_bot(clock=clock)
-    table, users = await four_people(fake, daily=False)
+    table, users = await four_people(fake, GROUP, daily=False)
     claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
@@ -852,9 +629,9 @@ async def test_the_votes_deadline_and_the_time_left_survive_a_restart(
     assert n_actions(db_path) == moves
     # The claim message says so once the vote expired, without cards still.
     await fake.wait_for(
-        lambda: "«Остальные мои» не приняли" in claim_message(fake).text, timeout=CHECK
+        lambda: "«Остальные мои» не приняли" in claim_message(fake, GROUP).text, timeout=CHECK
     )
-    assert not has_card(claim_message(fake).text)
+    assert not has_card(claim_message(fake, GROUP).text)
 
 
 async def test_a_voter_who_blocked_the_bot_refuses_at_once(
@@ -863,7 +640,7 @@ async def test_a_voter_who_blocked_the_bot_refuses_at_once(
     """Blocked before the claim: the claim is refused on the spot, nobody is
     asked, and its cards are not shown."""
     await make_bot()
-    table, users = await four_people(fake)
+    table, users = await four_people(fake, GROUP)
     claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     mine = cards_line(game_of(db_path).hand_cards(seat))
@@ -889,27 +666,12 @@ async def test_a_voter_who_blocked_the_bot_refuses_at_once(
     assert n_actions(db_path) == moves
 
 
-async def play_goes_on(fake: FakeTelegram, db: Path, claimer: FakeUser, voter: FakeUser) -> None:
-    """The claim refused: the claimer's hand offers cards again, without the
-    vote's line, and the voter's question is closed (no cards, no buttons)."""
-    await fake.wait_for(lambda: claim_rows(db)[0][0] == "refused", timeout=CHECK)
-    await fake.wait_for(
-        lambda: (
-            button_data(fake.last_message(claimer.id), "m:") is not None
-            and "Вы сказали «Остальные мои»" not in fake.last_message(claimer.id).text
-        ),
-        timeout=CHECK,
-    )
-    await fake.wait_for(lambda: "закрыто" in question(fake, voter).text, timeout=CHECK)
-    assert not question(fake, voter).buttons()
-
-
 async def test_a_voter_who_blocks_the_bot_during_the_vote_refuses(
     fake: FakeTelegram, make_bot: MakeBot, db_path: Path
 ) -> None:
     """Blocked while the question waits: the vote ends at once, not at its deadline."""
     await make_bot()
-    table, users = await four_people(fake)
+    table, users = await four_people(fake, GROUP)
     claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
@@ -930,7 +692,7 @@ async def test_a_voter_whose_seat_passes_to_the_computer_refuses(
     /forget_me): a computer refuses, so the vote ends at once rather than at
     its deadline, hours away in a game by the day."""
     await make_bot()
-    table, users = await four_people(fake)
+    table, users = await four_people(fake, GROUP)
     claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
@@ -979,7 +741,7 @@ async def test_the_vote_keeps_its_deadline_whoever_leaves_or_comes_back(
     for the vote, the voters who have not answered are reminded before the
     deadline, and once a voter refuses the computer plays the claimer's move."""
     await make_bot(clock=clock)
-    table, users = await four_people(fake, daily=False)
+    table, users = await four_people(fake, GROUP, daily=False)
     claimer, hand = await to_first_claim(fake, table, users, db_path)
     seat, others = other_side(users, claimer)
     moves = n_actions(db_path)
@@ -1038,7 +800,7 @@ async def test_a_claim_from_the_mini_app_that_the_engine_proves_ends_the_hand(
     await make_bot(**app)
     anna = fake.add_user(4231, "Анна")
     table = await open_table(fake, GROUP, [anna])
-    await to_proved_claim(fake, table, db_path, anna)
+    await to_proved_claim(table, db_path, anna)
     g = game_of(db_path)
     seat = g.to_move
     left, won = tricks_left(g), g.tricks_won[seat]
@@ -1074,7 +836,7 @@ async def test_an_unproved_claim_from_the_mini_app_goes_to_the_vote(
     meanwhile the page offers no card and no claim."""
     base, app = app_settings()
     await make_bot(**app)
-    table, users = await four_people(fake)
+    table, users = await four_people(fake, GROUP)
     claimer, _ = await to_first_claim(fake, table, users, db_path)
     seat, voters = other_side(users, claimer)
     partner = users[(seat + 2) % 4]
@@ -1102,10 +864,7 @@ async def test_an_unproved_claim_from_the_mini_app_goes_to_the_vote(
     mine = cards_line(game_of(db_path).hand_cards(seat))
     assert mine not in note and not has_card(note)
     for u in voters:
-        await fake.wait_for(
-            lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
-            timeout=CHECK,
-        )
+        await asked(fake, u)
         assert mine in question(fake, u).text
     assert question(fake, partner) is None
     status, now = await page.state(table_id)
@@ -1127,7 +886,7 @@ async def test_forged_claims_from_the_mini_app_change_nothing(
     two claims a hand, and then none."""
     base, app = app_settings()
     await make_bot(**app)
-    table, users = await four_people(fake)
+    table, users = await four_people(fake, GROUP)
     claimer, _ = await to_first_claim(fake, table, users, db_path)
     seat, voters = other_side(users, claimer)
     page, table_id = app_page(fake, base, claimer)
@@ -1189,10 +948,7 @@ async def test_forged_claims_from_the_mini_app_change_nothing(
         status, _ = await page.claim(state)
         assert status == 200
         for u in voters:
-            await fake.wait_for(
-                lambda u=u: question(fake, u) is not None and button_data(question(fake, u), "cv:"),
-                timeout=CHECK,
-            )
+            await asked(fake, u)
         await press_answer(fake, voters[0], "Играем дальше")
         await fake.wait_for(lambda n=n: len(claim_rows(db_path)) == n, timeout=CHECK)
         await fake.wait_for(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from aiogram.fsm.storage.memory import MemoryStorage
 from fake_telegram import FakeMessage, FakeTelegram
-from harness import InProcessBot, Table, open_table, play_moves
+from harness import InProcessBot, Table, forget_me, open_table, play_moves
 
 from bot.clock import FakeClock
 from bot.services.afterword import AFTERWORD_SECONDS
@@ -181,14 +181,7 @@ async def test_forget_me_leaves_no_personal_data(
     clock.advance(AFTERWORD_SECONDS + 1)
     await fake.wait_idle(quiet=0.1)
 
-    await fake.send_text(zina, zina.id, "/forget_me")
-    confirm = await fake.wait_for(
-        lambda: next(
-            (m for m in fake.chat_messages(zina.id) if m.buttons() and "Удалить" in m.text), None
-        )
-    )
-    await (await fake.press_button(zina, confirm, text_contains="Да")).answer()
-    await fake.wait_for(lambda: "данные удалены" in fake.message(zina.id, confirm.message_id).text)
+    await forget_me(fake, zina)
     await fake.wait_idle(quiet=0.1)
 
     con = sqlite3.connect(db_path)

@@ -1,10 +1,10 @@
 """``kill -9`` at random moments of a game, again and again: the game goes on
 after every restart and ends exactly as the same game without crashes.
 
-The bot runs as ``python -m bot`` (``harness.BotProcess``). Two people (North
-and East) play a club game with a fixed policy (open the cards, bid the
-highest number offered, play the lowest card allowed); the computer seats play
-with ``AI_LEVEL=novice``. A seeded generator picks when to kill: after a few
+The bot runs as ``python -m bot`` (conftest's ``bot_process``). Two people
+(North and East) play a club game with a fixed policy (open the cards, bid
+the highest number offered, play the lowest card allowed); the computer seats
+play with ``AI_LEVEL=novice``. A seeded generator picks when to kill: after a few
 presses, a random fraction of a second later (during the computer's moves,
 the outbox's sends or a press still being handled), sometimes with a press
 queued in Telegram that the killed bot never answered.
@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import BotProcess, Table, choose, open_table
+from harness import BotProcesses, Table, choose, game_over_in, open_table
 
 from engine import BID, BLIND, Game, view
 from engine.ai import choose_action
@@ -71,16 +71,12 @@ def live_button(fake: FakeTelegram, user: FakeUser, seq: int) -> tuple[FakeMessa
     return None
 
 
-def game_over(fake: FakeTelegram) -> bool:
-    return any("Игра окончена" in t for t in fake.sent_texts(GROUP))
-
-
 async def press_some(fake: FakeTelegram, table: Table, db: Path, count: int) -> bool:
     """Make up to ``count`` presses (the last one left unanswered); False once the game is over."""
     looked: set[tuple[int, str]] = set()
     for i in range(count):
         for _ in range(400):
-            if game_over(fake):
+            if game_over_in(fake, GROUP)():
                 return False
             await fake.wait_idle(quiet=0.03, timeout=30)
             seq = seq_now(db)
@@ -117,36 +113,32 @@ def engine_game(rules: Rules, seed: int, dealer: int, humans: set[int], level: s
 
 @pytest.mark.slow
 async def test_kill_9_at_random_moments_then_the_same_result(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, bot_process: BotProcesses, db_path: Path
 ) -> None:
     rng = random.Random(SEED)
-    db = tmp_path / "spades.db"
+    db = db_path
     anna, boris = fake.add_user(501, "Анна"), fake.add_user(502, "Борис")
     fake.add_group(GROUP, "Падучая группа", members=[anna, boris], admins=[anna])
-    proc = BotProcess(fake, db, ai_workers=1)
-    await proc.start(fake)
+    proc = await bot_process(ai_workers=1)
     stderr: list[str] = []
     kills = 0
-    try:
-        for u in (anna, boris):
-            await fake.start_bot(u)
-        table = await open_table(fake, GROUP, [anna, boris], seats=["Восток"], club=True)
+    for u in (anna, boris):
+        await fake.start_bot(u)
+    table = await open_table(fake, GROUP, [anna, boris], seats=["Восток"], club=True)
 
-        while True:
-            going = await press_some(fake, table, db, rng.randint(1, 4))
-            if not going:
-                break
-            if kills >= KILLS:
-                continue  # enough crashes: play the rest in peace
-            await asyncio.sleep(rng.uniform(0, 0.12))
-            proc.kill()
-            kills += 1
-            stderr.append(proc.stop())
-            proc = BotProcess(fake, db, ai_workers=1)
-            await proc.start(fake)
-        await fake.wait_idle(quiet=0.3, timeout=30)
-    finally:
+    while True:
+        going = await press_some(fake, table, db, rng.randint(1, 4))
+        if not going:
+            break
+        if kills >= KILLS:
+            continue  # enough crashes: play the rest in peace
+        await asyncio.sleep(rng.uniform(0, 0.12))
+        proc.kill()
+        kills += 1
         stderr.append(proc.stop())
+        proc = await bot_process.again(proc)
+    await fake.wait_idle(quiet=0.3, timeout=30)
+    stderr.append(proc.stop())
     for err in stderr:
         assert "Traceback" not in err, err
     assert kills >= 8, f"the game ended after only {kills} crashes"

@@ -9,7 +9,7 @@ import time
 
 import pytest
 from fake_telegram import FakeTelegram
-from harness import BotProcess, MakeBot, Table, move_buttons, open_table
+from harness import MakeBot, Table, move_buttons, open_table
 
 from bot.clock import FakeClock
 
@@ -20,19 +20,7 @@ GROUP_A, GROUP_B = -1002001, -1002002
 async def open_daily_table(
     fake: FakeTelegram, group: int, title: str, users, seats=("Юг",)
 ) -> Table:
-    table = await open_table(fake, group, users, seats=seats, title=title, start=False)
-    # Pace: press until 24 h per move.
-    for _ in range(8):
-        if "По дням: 24 ч" in table.table_message().text:
-            break
-        await (
-            await fake.press_button(users[0], table.table_message(), text_contains="Темп")
-        ).answer()
-        await fake.wait_idle(quiet=0.03)
-    assert "По дням: 24 ч на ход" in table.table_message().text
-    await (
-        await fake.press_button(users[0], table.table_message(), text_contains="Начать")
-    ).answer()
+    table = await open_table(fake, group, users, seats=seats, title=title, daily=True)
     await fake.wait_for(lambda: "Сдача 1" in table.table_message().text)
     return table
 
@@ -171,34 +159,31 @@ async def test_restart_during_a_deadline_does_not_charge_the_downtime(
 
 
 @pytest.mark.slow
-async def test_a_crash_credits_exactly_the_time_the_bot_was_down(fake, tmp_path) -> None:
+async def test_a_crash_credits_exactly_the_time_the_bot_was_down(
+    fake, bot_process, db_path
+) -> None:
     """``kill -9`` well after the bot's last regular beat (it beat every 15 s,
     and a 6 s restart was credited 19 s): what is credited is the downtime,
     to the second."""
-    db = tmp_path / "spades.db"
-    bot = BotProcess(fake, db)
-    await bot.start(fake)
-    try:
-        anna = fake.add_user(631, "Анна")
-        await fake.start_bot(anna)
-        await open_daily_table(fake, GROUP_A, "Авария", [anna])
-        await fake.wait_for(lambda: deadline_of(db) is not None, timeout=30)
-        _, due = deadline_of(db)
-        # Ten seconds after a beat (the old beat came every 15 s).
-        first = heartbeat(db)
-        await fake.wait_for(lambda: heartbeat(db) != first, timeout=30)
-        await asyncio.sleep(10)
-        killed = time.time()
-        bot.kill()
-        await asyncio.sleep(6)
-        restarted = time.time()
-        bot = BotProcess(fake, db)
-        await bot.start(fake)
-        ready = time.time()
-        await fake.wait_for(lambda: deadline_of(db)[1] != due, timeout=30)
-        credited = deadline_of(db)[1] - due
-    finally:
-        bot.stop()
+    db = db_path
+    bot = await bot_process()
+    anna = fake.add_user(631, "Анна")
+    await fake.start_bot(anna)
+    await open_daily_table(fake, GROUP_A, "Авария", [anna])
+    await fake.wait_for(lambda: deadline_of(db) is not None, timeout=30)
+    _, due = deadline_of(db)
+    # Ten seconds after a beat (the old beat came every 15 s).
+    first = heartbeat(db)
+    await fake.wait_for(lambda: heartbeat(db) != first, timeout=30)
+    await asyncio.sleep(10)
+    killed = time.time()
+    bot.kill()
+    await asyncio.sleep(6)
+    restarted = time.time()
+    bot = await bot_process.again(bot)
+    ready = time.time()
+    await fake.wait_for(lambda: deadline_of(db)[1] != due, timeout=30)
+    credited = deadline_of(db)[1] - due
     # The beat before the kill is at most a second old.
     assert restarted - killed - 0.1 <= credited <= ready - killed + 1.5, (
         credited,

@@ -42,7 +42,7 @@ from typing import Any
 import pytest
 from aiogram.client.session.aiohttp import AiohttpSession
 from fake_telegram import CallbackPress, FakeMessage, FakeTelegram, FakeUser
-from harness import MakeBot, Table, choose, open_table
+from harness import MakeBot, Table, choose, game_over_in, open_table
 
 import bot.app as bot_app
 from bot.outbox import Outbox
@@ -326,10 +326,6 @@ async def open_game(fake: FakeTelegram, humans: int, group: int = GROUP) -> Tabl
     )
 
 
-def game_over(fake: FakeTelegram, group: int = GROUP) -> Callable[[], bool]:
-    return lambda: any("Игра окончена" in t for t in fake.sent_texts(group))
-
-
 async def drained(fake: FakeTelegram, db: Path, timeout: float = 60) -> None:
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -386,7 +382,7 @@ async def test_random_faults_on_every_call(
             polls += 1
             kind = ("drop", "500", "502_html", "429")[polls % 4]
             fake.inject(kind, method="getUpdates", after=polls % 2 == 0)
-        return game_over(fake)()
+        return game_over_in(fake, GROUP)()
 
     await players.play(until)
     fake.clear_faults()
@@ -452,7 +448,7 @@ async def test_two_players_group_answers_lost(
             kind, method, after = cycle[injected % len(cycle)]
             fake.inject(kind, method=method, after=after)  # type: ignore[arg-type]
             injected += 1
-        return game_over(fake)()
+        return game_over_in(fake, GROUP)()
 
     await players.play(until)
     fake.clear_faults()
@@ -491,7 +487,7 @@ async def test_player_blocks_the_bot_and_comes_back(
 
     await fake.start_bot(boris)  # Start (or Unblock) in the private chat
     players.absent.clear()
-    await players.play(game_over(fake))
+    await players.play(game_over_in(fake, GROUP))
     await drained(fake, db)
     await bot.stop()
     assert_clean_end(fake, db, players, unreachable=frozenset({boris.id}))
@@ -546,7 +542,7 @@ async def test_database_locked_by_another_process(
     assert answer["text"] is None, answer
     assert await locker.wait() == 0
     assert current_seq(db) > seq
-    await players.play(game_over(fake))
+    await players.play(game_over_in(fake, GROUP))
     await drained(fake, db)
     await bot.stop()
     players.presses.append(Press(anna.id, data, current=True, answer=""))
@@ -630,7 +626,7 @@ async def test_bot_removed_from_group_pauses_the_game_until_added_back(
         assert con.execute("SELECT status, paused FROM tables").fetchone() == ("playing", 1)
     # Added back: the game goes on from the same place and ends normally.
     fake.add_bot_to_group(GROUP)
-    await players.play(game_over(fake))
+    await players.play(game_over_in(fake, GROUP))
     await drained(fake, db)
     await bot.stop()
     assert_clean_end(fake, db, players, unreachable=frozenset({GROUP}))
@@ -648,7 +644,7 @@ async def test_group_upgraded_to_supergroup_mid_game(
     await players.play(lambda: current_seq(db) >= 6)
     new = fake.migrate_group(GROUP)
     table.group = new
-    await players.play(game_over(fake, new))
+    await players.play(game_over_in(fake, new))
     await drained(fake, db)
     await bot.stop()
     with _db(db) as con:

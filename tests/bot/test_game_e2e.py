@@ -6,16 +6,12 @@ import json
 import sqlite3
 
 from fake_telegram import FakeTelegram
-from harness import Table, open_table, play_moves
+from harness import Table, game_over_in, open_table, play_moves
 
 from engine import Game
 from engine.rules import Rules
 
 GROUP = -1001234
-
-
-def game_over(fake: FakeTelegram) -> bool:
-    return any("Игра окончена" in t for t in fake.sent_texts(GROUP))
 
 
 async def open_table_of(fake: FakeTelegram, names: list[str], started: list[bool]) -> Table:
@@ -63,7 +59,7 @@ async def test_four_friends_play_a_whole_game(fake: FakeTelegram, db_path, runni
     await press.answer()
     await fake.wait_for(lambda: all(fake.chat_messages(u.id) for u in table.users))
 
-    await play_moves(table, lambda: game_over(fake))
+    await play_moves(table, game_over_in(fake, GROUP))
     await fake.wait_idle(quiet=0.1)
 
     texts = fake.sent_texts(GROUP)

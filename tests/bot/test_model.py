@@ -7,29 +7,22 @@ import json
 from dataclasses import fields
 from typing import Any
 
+from live_tables import live_table
+
 from bot.model import LiveTable, TableStatus
 from engine import CLUB, Game
 
 
 def _table() -> LiveTable:
-    return LiveTable(
-        table_id=1,
-        chat_id=-100,
-        chat_title="Группа",
-        creator_id=7,
-        status=TableStatus.PLAYING,
-        rules=CLUB,
-        lang="ru",
-        seats=[7, None, 8, None],
-        names={7: "Аня", 8: "Борис"},
-        game_id=3,
-        game=Game(CLUB, 5),
+    """A table with its sets and maps filled, so that changes made in place show."""
+    return live_table(
+        Game(CLUB, 5),
         looked={0},
         blocked={2},
         away={2},
         timeouts={2: 1},
         due_at=100.0,
-        authority={7: 2},
+        authority={1: 2},
     )
 
 

@@ -15,7 +15,7 @@ import textwrap
 from pathlib import Path
 
 from fake_telegram import FakeTelegram
-from harness import ROOT, BotProcess
+from harness import ROOT, BotProcesses, exit_of
 
 from bot.storage import Database, DatabaseInUseError
 from bot.storage.migrations import apply_migrations
@@ -96,39 +96,24 @@ async def test_the_lock_ends_with_a_killed_process(tmp_path: Path) -> None:
     await db.close()
 
 
-async def test_a_second_bot_on_the_same_database_exits_2(tmp_path: Path) -> None:
-    db = tmp_path / "spades.db"
-    async with FakeTelegram(bot_username="piki_test_bot") as fake:
-        first = BotProcess(fake, db)
-        await first.start(fake)
-        try:
-            second = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "bot",
-                cwd=ROOT,
-                env=first.env,
-                stderr=asyncio.subprocess.PIPE,
-            )
-            try:
-                async with asyncio.timeout(60):
-                    _, raw = await second.communicate()
-            finally:
-                if second.returncode is None:  # still running: no bot may outlive its test
-                    second.kill()
-                    await second.wait()
-            err = raw.decode()
-            assert second.returncode == 2, err
-            lines = err.strip().splitlines()
-            assert len(lines) == 1, err
-            assert "DATABASE_PATH" in lines[0] and str(db) in lines[0], err
-            assert first.proc is not None and str(first.proc.pid) in lines[0], err
+async def test_a_second_bot_on_the_same_database_exits_2(
+    fake: FakeTelegram, bot_process: BotProcesses, db_path: Path, tmp_path: Path
+) -> None:
+    db = db_path
+    first = await bot_process()
+    second = await bot_process.spawn(db, tmp_path / "second.err")
+    code = await exit_of(second, 60)  # killed if it still runs: no bot outlives its test
+    err = (tmp_path / "second.err").read_text()
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "DATABASE_PATH" in lines[0] and str(db) in lines[0], err
+    assert first.proc is not None and str(first.proc.pid) in lines[0], err
 
-            # The first bot runs on and answers.
-            assert first.proc.poll() is None
-            anna = fake.add_user(601, "Анна")
-            await fake.start_bot(anna)
-            await fake.wait_for(lambda: fake.chat_messages(anna.id), timeout=30)
-        finally:
-            log = first.stop()
+    # The first bot runs on and answers.
+    assert first.proc.poll() is None
+    anna = fake.add_user(601, "Анна")
+    await fake.start_bot(anna)
+    await fake.wait_for(lambda: fake.chat_messages(anna.id), timeout=30)
+    log = first.stop()
     assert "Traceback" not in log, log

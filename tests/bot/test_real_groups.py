@@ -12,7 +12,18 @@ from pathlib import Path
 from typing import Any
 
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import BotProcess, InProcessBot, MakeBot, Table, move_buttons, play_moves, rows
+from harness import (
+    BotProcesses,
+    InProcessBot,
+    MakeBot,
+    Table,
+    forget_me,
+    game_over_in,
+    move_buttons,
+    open_table,
+    play_moves,
+    rows,
+)
 
 from bot.config import Settings
 
@@ -49,10 +60,6 @@ async def answered(
 async def press(fake: FakeTelegram, user: FakeUser, message: FakeMessage, label: str) -> str:
     answer = await (await fake.press_button(user, message, text_contains=label)).answer()
     return str(answer.get("text") or "")
-
-
-def game_over_in(fake: FakeTelegram, chat_id: int, thread: int | str | None = None) -> Any:
-    return lambda: any("Игра окончена" in t for t in fake.sent_texts(chat_id, thread=thread))
 
 
 # ---------------------------------------------------------------- forum topics
@@ -251,12 +258,7 @@ async def test_ten_lookups_in_a_row_are_all_answered(fake: FakeTelegram, make_bo
     )
     anna = fake.add_user(861, "Анна")
     fake.add_group(GROUP, "Клуб", members=[anna], admins=[anna], supergroup=True)
-    await fake.start_bot(anna)
-    await fake.send_text(anna, GROUP, "/newgame")
-    table = Table(fake, GROUP, [anna])
-    await fake.wait_for(lambda: table.find_table_message(), timeout=10)
-    await press(fake, anna, table.table_message(), "Начать")
-    await fake.wait_for(lambda: table.actionable(), timeout=10)
+    await open_table(fake, GROUP, [anna], timeout=10)
     asked = [await fake.send_text(anna, GROUP, c) for c in LOOKUPS]
     for a in asked:
         await answered(fake, GROUP, a)
@@ -283,48 +285,40 @@ MADE = "SELECT COUNT(*) FROM actions WHERE seq=? AND by_user=?"
 
 
 async def test_a_press_fetched_just_before_a_kill_counts_once(
-    fake: FakeTelegram, tmp_path: Path
+    fake: FakeTelegram, bot_process: BotProcesses, db_path: Path
 ) -> None:
     """The move was committed, the press not yet marked handled when the bot
     died: after the restart the same press is handled again and the person
     is told their move stands (never «устарела», never a second move)."""
-    db = tmp_path / "spades.db"
+    db = db_path
     anna = fake.add_user(881, "Анна")
     fake.add_group(GROUP, "Клуб", members=[anna], admins=[anna], supergroup=True)
-    proc = BotProcess(fake, db)
-    await proc.start(fake)
+    proc = await bot_process()
     errors: list[str] = []
-    try:
-        await fake.start_bot(anna)
-        await fake.send_text(anna, GROUP, "/newgame")
-        table = Table(fake, GROUP, [anna])
-        await fake.wait_for(lambda: table.find_table_message(), timeout=30)
-        await press(fake, anna, table.table_message(), "Начать")
-        for _ in range(3):
-            await fake.wait_for(lambda: table.actionable(), timeout=30)
-            await fake.wait_idle(quiet=0.1, timeout=30)
-            user, msg = table.actionable()[0]
-            data = move_buttons(msg)[-1]
-            seq = int(data.split(":")[2])
-            # The answer to the press hangs: the handler is still running
-            # (the update not marked done) when the kill comes.
-            fake.inject("timeout", method="answerCallbackQuery", count=1)
-            pressed = await fake.press_raw(user, user.id, msg.message_id, data)
-            await fake.wait_for(
-                lambda seq=seq, uid=user.id: rows(db, MADE, seq, uid) == [(1,)], timeout=30
-            )
-            proc.kill()
-            fake.clear_faults()  # the killed bot may not have reached its answer
-            errors.append(proc.stop())
-            proc = BotProcess(fake, db)
-            await proc.start(fake)
-            told = await pressed.answer(timeout=30)
-            # Answered after the restart: «уже принят»; (rarely) the killed bot
-            # got its answer out first: no text. Never «устарела».
-            assert "устарела" not in (told["text"] or ""), told
-            assert rows(db, MADE, seq, user.id) == [(1,)]
-    finally:
+    table = await open_table(fake, GROUP, [anna])
+    for _ in range(3):
+        await fake.wait_for(lambda: table.actionable(), timeout=30)
+        await fake.wait_idle(quiet=0.1, timeout=30)
+        user, msg = table.actionable()[0]
+        data = move_buttons(msg)[-1]
+        seq = int(data.split(":")[2])
+        # The answer to the press hangs: the handler is still running
+        # (the update not marked done) when the kill comes.
+        fake.inject("timeout", method="answerCallbackQuery", count=1)
+        pressed = await fake.press_raw(user, user.id, msg.message_id, data)
+        await fake.wait_for(
+            lambda seq=seq, uid=user.id: rows(db, MADE, seq, uid) == [(1,)], timeout=30
+        )
+        proc.kill()
+        fake.clear_faults()  # the killed bot may not have reached its answer
         errors.append(proc.stop())
+        proc = await bot_process.again(proc)
+        told = await pressed.answer(timeout=30)
+        # Answered after the restart: «уже принят»; (rarely) the killed bot
+        # got its answer out first: no text. Never «устарела».
+        assert "устарела" not in (told["text"] or ""), told
+        assert rows(db, MADE, seq, user.id) == [(1,)]
+    errors.append(proc.stop())
     assert not any("Traceback" in e for e in errors), errors
 
 
@@ -352,12 +346,7 @@ async def test_a_group_upgraded_mid_game_shows_one_live_table(
 ) -> None:
     anna = fake.add_user(901, "Анна")
     fake.add_group(-4001, "Клуб", members=[anna], admins=[anna])
-    await fake.start_bot(anna)
-    await fake.send_text(anna, -4001, "/newgame")
-    table = Table(fake, -4001, [anna])
-    await fake.wait_for(lambda: table.find_table_message(), timeout=10)
-    await press(fake, anna, table.table_message(), "Начать")
-    await fake.wait_for(lambda: table.actionable(), timeout=10)
+    table = await open_table(fake, -4001, [anna], timeout=10)
     # The bot learns of the move from a refused call first; the service
     # messages come once the table shows in the new chat.
     new = fake.migrate_group(-4001, announce="manual")
@@ -388,30 +377,11 @@ async def test_lookups_after_forget_me_are_answered_promptly(
     await make_bot(group_messages_per_minute=20, ai_move_delay=1.0)
     anna, boris = fake.add_user(911, "Аннушка"), fake.add_user(912, "Борис")
     fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna], supergroup=True)
-    for u in (anna, boris):
-        await fake.start_bot(u)
-    await fake.send_text(anna, GROUP, "/newgame")
-    table = Table(fake, GROUP, [anna, boris])
-    await fake.wait_for(lambda: table.find_table_message(), timeout=10)
-    await press(fake, boris, table.table_message(), "Восток")
-    await fake.wait_for(lambda: "Борис" in table.table_message().text, timeout=10)
-    await press(fake, anna, table.table_message(), "Начать")
-    await fake.wait_for(lambda: table.actionable(), timeout=10)
+    await open_table(fake, GROUP, [anna, boris], seats=["Восток"], timeout=10)
     left = [await fake.send_text(u, GROUP, "/leave") for u in (anna, boris)]
     for asked in left:
         await answered(fake, GROUP, asked, timeout=30)
-    await fake.send_text(anna, anna.id, "/forget_me")
-    confirm = await fake.wait_for(
-        lambda: next(
-            (
-                m
-                for m in fake.chat_messages(anna.id)
-                if any((b.value or "").startswith("f:") for b in m.buttons())
-            ),
-            None,
-        )
-    )
-    await press(fake, anna, confirm, "Да")
+    await forget_me(fake, anna)
     await asyncio.sleep(4)  # the computers play on: edits of the table queue up
     loop = asyncio.get_running_loop()
     asked_at = []

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import BotProcess, MakeBot, Table, open_table, play_moves, press_label
+from harness import BotProcesses, MakeBot, Table, open_table, play_moves, press_label
 
 from bot.i18n import Texts, make_core
 from bot.model import LiveTable, TableStatus
@@ -296,45 +296,38 @@ async def test_hand_n_before_any_game(fake: FakeTelegram, make_bot: MakeBot) -> 
     assert answer.startswith("В этой группе ещё не было игры")
 
 
-async def test_a_press_answered_survives_kill_9(fake: FakeTelegram, db_path: Path) -> None:
+async def test_a_press_answered_survives_kill_9(
+    fake: FakeTelegram, bot_process: BotProcesses, db_path: Path
+) -> None:
     """The press's answer comes after its record is committed with its
     message: a bot killed right then still sends the record after its
     restart; and a record sent is remembered, so a press again after a
     kill -9 is told it was sent, and nothing more is sent."""
-    proc = BotProcess(fake, db_path)
-    await proc.start(fake)
-    try:
-        anna, boris = fake.add_user(731, "Анна"), fake.add_user(732, "Борис")
-        table = await open_table(fake, GROUP, [anna, boris], seats=["Восток"])
-        result = await _first_hand_played(fake, table)
-        button = fake.find_button(result, text_contains="📜 Запись сдачи")
-        assert button.value is not None
-        # Борис's record goes out before the kill.
-        press = await fake.press(boris, GROUP, result.message_id, button.value)
-        assert (await press.answer(timeout=15))["text"] == (
-            "Запись сдачи отправлена вам в личный чат."
-        )
-        await fake.wait_for(lambda: len(_records(fake, boris)) == 1, message="the record")
-        await fake.wait_idle(quiet=0.3)
-        # Анна's is answered, and the bot killed at once.
-        press = await fake.press(anna, GROUP, result.message_id, button.value)
-        assert (await press.answer(timeout=15))["text"] == (
-            "Запись сдачи отправлена вам в личный чат."
-        )
-        proc.kill()
-        proc.stop()
-        proc = BotProcess(fake, db_path)
-        await proc.start(fake)
-        # (A message sent just before the kill, not yet marked sent, may go
-        # out again: the outbox's at-least-once, as for every message.)
-        await fake.wait_for(lambda: _records(fake, anna), timeout=15, message="Анна's record")
-        press = await fake.press(boris, GROUP, result.message_id, button.value)
-        assert (await press.answer(timeout=15))["text"] == (
-            "Запись этой сдачи уже отправлена вам в личный чат."
-        )
-        await fake.wait_idle(quiet=0.2)
-        assert len(_records(fake, boris)) == 1
-        _check_record(_records(fake, boris)[0], hand_record(_game(db_path), 0))
-        _check_record(_records(fake, anna)[0], hand_record(_game(db_path), 0))
-    finally:
-        proc.stop()
+    proc = await bot_process()
+    anna, boris = fake.add_user(731, "Анна"), fake.add_user(732, "Борис")
+    table = await open_table(fake, GROUP, [anna, boris], seats=["Восток"])
+    result = await _first_hand_played(fake, table)
+    button = fake.find_button(result, text_contains="📜 Запись сдачи")
+    assert button.value is not None
+    # Борис's record goes out before the kill.
+    press = await fake.press(boris, GROUP, result.message_id, button.value)
+    assert (await press.answer(timeout=15))["text"] == ("Запись сдачи отправлена вам в личный чат.")
+    await fake.wait_for(lambda: len(_records(fake, boris)) == 1, message="the record")
+    await fake.wait_idle(quiet=0.3)
+    # Анна's is answered, and the bot killed at once.
+    press = await fake.press(anna, GROUP, result.message_id, button.value)
+    assert (await press.answer(timeout=15))["text"] == ("Запись сдачи отправлена вам в личный чат.")
+    proc.kill()
+    proc.stop()
+    proc = await bot_process.again(proc)
+    # (A message sent just before the kill, not yet marked sent, may go
+    # out again: the outbox's at-least-once, as for every message.)
+    await fake.wait_for(lambda: _records(fake, anna), timeout=15, message="Анна's record")
+    press = await fake.press(boris, GROUP, result.message_id, button.value)
+    assert (await press.answer(timeout=15))["text"] == (
+        "Запись этой сдачи уже отправлена вам в личный чат."
+    )
+    await fake.wait_idle(quiet=0.2)
+    assert len(_records(fake, boris)) == 1
+    _check_record(_records(fake, boris)[0], hand_record(_game(db_path), 0))
+    _check_record(_records(fake, anna)[0], hand_record(_game(db_path), 0))

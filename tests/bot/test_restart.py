@@ -5,12 +5,20 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-import sys
 from pathlib import Path
 
 import pytest
 from fake_telegram import FakeTelegram
-from harness import ROOT, BotProcess, MakeBot, count, open_table, play_moves
+from harness import (
+    BotProcesses,
+    MakeBot,
+    bot_env,
+    count,
+    exit_of,
+    game_over_in,
+    open_table,
+    play_moves,
+)
 
 from bot.storage import Statements, inbox
 from engine import Game
@@ -28,32 +36,30 @@ def actions(db) -> list[int]:
 
 
 @pytest.mark.slow
-async def test_kill_9_mid_hand_and_finish_the_game(fake: FakeTelegram, tmp_path) -> None:
-    db = tmp_path / "spades.db"
-    proc = BotProcess(fake, db, ai_workers=1, ai_level="master")
-    await proc.start(fake)
-    try:
-        anna, boris = fake.add_user(301, "Анна"), fake.add_user(302, "Борис")
-        table = await open_table(
-            fake, GROUP, [anna, boris], seats=["Восток"], club=True, title="Группа"
-        )
+async def test_kill_9_mid_hand_and_finish_the_game(
+    fake: FakeTelegram, bot_process: BotProcesses, db_path: Path
+) -> None:
+    db = db_path
+    proc = await bot_process(ai_workers=1, ai_level="master")
+    anna, boris = fake.add_user(301, "Анна"), fake.add_user(302, "Борис")
+    table = await open_table(
+        fake, GROUP, [anna, boris], seats=["Восток"], club=True, title="Группа"
+    )
 
-        # Play into the middle of the first hand's play, then crash.
-        await play_moves(table, lambda: len(actions(db)) >= 4 + 9)
-        acknowledged = actions(db)
-        proc.kill()
+    # Play into the middle of the first hand's play, then crash.
+    await play_moves(table, lambda: len(actions(db)) >= 4 + 9)
+    acknowledged = actions(db)
+    proc.kill()
 
-        # Moves pressed while the bot is down wait in Telegram's queue.
-        proc = BotProcess(fake, db, ai_workers=1, ai_level="master")
-        await proc.start(fake)
-        # Every acknowledged move survived, and the players' messages are current.
-        assert actions(db)[: len(acknowledged)] == acknowledged
-        await fake.wait_for(lambda: table.actionable(), timeout=30)
+    # Moves pressed while the bot is down wait in Telegram's queue.
+    proc = await bot_process.again(proc)
+    # Every acknowledged move survived, and the players' messages are current.
+    assert actions(db)[: len(acknowledged)] == acknowledged
+    await fake.wait_for(lambda: table.actionable(), timeout=30)
 
-        await play_moves(table, lambda: any("Игра окончена" in t for t in fake.sent_texts(GROUP)))
-        await fake.wait_idle(quiet=0.1)
-    finally:
-        err = proc.stop()
+    await play_moves(table, game_over_in(fake, GROUP))
+    await fake.wait_idle(quiet=0.1)
+    err = proc.stop()
     assert "Traceback" not in err, err
 
     con = sqlite3.connect(db)
@@ -147,63 +153,39 @@ def human_moves(db) -> int:
 
 @pytest.mark.slow
 async def test_a_press_just_before_kill_9_is_handled_exactly_once(
-    fake: FakeTelegram, tmp_path
+    fake: FakeTelegram, bot_process: BotProcesses, db_path: Path
 ) -> None:
     """The bot is killed the moment Telegram has been told it got the press
     (the next getUpdates went out): the press is carried out once, after the
     restart if not before. aiogram's own polling confirmed updates before
     handling them and lost such presses."""
-    db = tmp_path / "spades.db"
-    proc = BotProcess(fake, db)
-    await proc.start(fake)
+    db = db_path
+    proc = await bot_process()
     presses = 0
-    try:
-        anna = fake.add_user(341, "Анна")
-        table = await open_table(fake, GROUP, [anna], title="Группа")
+    anna = fake.add_user(341, "Анна")
+    table = await open_table(fake, GROUP, [anna], title="Группа")
 
-        def current_move() -> tuple[object, str] | None:
-            """Anna's hand with buttons for the move the game is at now."""
-            for _, msg in table.actionable():
-                moves = [b.value for b in msg.buttons() if (b.value or "").startswith("m:")]
-                if moves and int(moves[-1].split(":")[2]) == len(actions(db)):
-                    return msg, moves[-1]
-            return None
+    def current_move() -> tuple[object, str] | None:
+        """Anna's hand with buttons for the move the game is at now."""
+        for _, msg in table.actionable():
+            moves = [b.value for b in msg.buttons() if (b.value or "").startswith("m:")]
+            if moves and int(moves[-1].split(":")[2]) == len(actions(db)):
+                return msg, moves[-1]
+        return None
 
-        for _ in range(10):
-            msg, data = await fake.wait_for(current_move, timeout=60)
-            await fake.press(anna, anna.id, msg.message_id, data)
-            presses += 1
-            # Telegram forgets an update once a later getUpdates confirms it.
-            await fake.wait_for(lambda: fake.updates_pending() == 0, timeout=30)
-            proc.kill()
-            proc = BotProcess(fake, db)
-            await proc.start(fake)
-            await fake.wait_for(lambda n=presses: human_moves(db) >= n, timeout=60)
-        await fake.wait_idle(quiet=0.2)
-    finally:
-        err = proc.stop()
+    for _ in range(10):
+        msg, data = await fake.wait_for(current_move, timeout=60)
+        await fake.press(anna, anna.id, msg.message_id, data)
+        presses += 1
+        # Telegram forgets an update once a later getUpdates confirms it.
+        await fake.wait_for(lambda: fake.updates_pending() == 0, timeout=30)
+        proc.kill()
+        proc = await bot_process.again(proc)
+        await fake.wait_for(lambda n=presses: human_moves(db) >= n, timeout=60)
+    await fake.wait_idle(quiet=0.2)
+    err = proc.stop()
     assert human_moves(db) == presses
     assert "Traceback" not in err, err
-
-
-async def spawn(bot: BotProcess, err: Path) -> asyncio.subprocess.Process:
-    """``python -m bot`` with ``bot``'s settings, its stderr into the file ``err``
-    (a pipe nobody reads could fill and stop it)."""
-    with err.open("wb") as sink:
-        return await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=ROOT, env=bot.env, stderr=sink
-        )
-
-
-async def exit_of(proc: asyncio.subprocess.Process, timeout: float = 90) -> int:
-    """The code a bot process exits with; killed if it does not exit."""
-    try:
-        async with asyncio.timeout(timeout):
-            return await proc.wait()
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
 
 
 async def still_answers(fake: FakeTelegram, user_id: int) -> None:
@@ -214,59 +196,46 @@ async def still_answers(fake: FakeTelegram, user_id: int) -> None:
 
 @pytest.mark.slow
 async def test_a_second_bot_on_the_same_token_refuses_to_start(
-    fake: FakeTelegram, tmp_path
+    fake: FakeTelegram, bot_process: BotProcesses, tmp_path: Path
 ) -> None:
     """Two processes polling one token would each take some of the updates;
     the newcomer meets the first one's 409 and exits with a clear line."""
-    first = BotProcess(fake, tmp_path / "one.db")
     after = len(fake.calls)
-    await first.start(fake)
-    try:
-        # The first one is past its probe (its first poll answered): else it
-        # may be the one to refuse, as the next test shows.
-        await fake.wait_for(
-            lambda: sum(c.method == "getUpdates" for c in fake.calls[after:]) >= 2, timeout=30
-        )
-        second = BotProcess(fake, tmp_path / "two.db")
-        assert second.env["BOT_TOKEN"] == first.env["BOT_TOKEN"]
-        code = await exit_of(await spawn(second, tmp_path / "two.err"))
-        err = (tmp_path / "two.err").read_text()
-        assert code == 2, err
-        assert "BOT_TOKEN" in err and "Traceback" not in err
-        await still_answers(fake, 351)
-    finally:
-        first.stop()
+    first = await bot_process(tmp_path / "one.db")
+    # The first one is past its probe (its first poll answered): else it
+    # may be the one to refuse, as the next test shows.
+    await fake.wait_for(
+        lambda: sum(c.method == "getUpdates" for c in fake.calls[after:]) >= 2, timeout=30
+    )
+    assert bot_env(fake, tmp_path / "two.db")["BOT_TOKEN"] == first.env["BOT_TOKEN"]
+    code = await exit_of(await bot_process.spawn(tmp_path / "two.db", tmp_path / "two.err"))
+    err = (tmp_path / "two.err").read_text()
+    assert code == 2, err
+    assert "BOT_TOKEN" in err and "Traceback" not in err
+    await still_answers(fake, 351)
 
 
 @pytest.mark.slow
 async def test_of_two_bots_started_together_exactly_one_goes_on(
-    fake: FakeTelegram, tmp_path
+    fake: FakeTelegram, bot_process: BotProcesses, tmp_path: Path
 ) -> None:
     """Started within the same few seconds, both are probing: the one whose
     poll the other's ends refuses, and the other goes on (never both, never
     neither)."""
     names = ("one", "two")
-    procs = [
-        await spawn(BotProcess(fake, tmp_path / f"{n}.db"), tmp_path / f"{n}.err") for n in names
-    ]
-    try:
-        done, waiting = await asyncio.wait(
-            [asyncio.ensure_future(p.wait()) for p in procs],
-            timeout=90,
-            return_when=asyncio.FIRST_COMPLETED,
-        )
-        for w in waiting:
-            w.cancel()
-        assert len(done) == 1, "exactly one of the two refuses"
-        # The survivor's probe is over; nothing ends it now.
-        await asyncio.sleep(8)
-        assert sorted(p.returncode is None for p in procs) == [False, True]
-        i = next(i for i, p in enumerate(procs) if p.returncode is not None)
-        err = (tmp_path / f"{names[i]}.err").read_text()
-        assert procs[i].returncode == 2 and "BOT_TOKEN" in err and "Traceback" not in err, err
-        await still_answers(fake, 352)
-    finally:
-        for p in procs:
-            if p.returncode is None:
-                p.terminate()
-                await p.wait()
+    procs = [await bot_process.spawn(tmp_path / f"{n}.db", tmp_path / f"{n}.err") for n in names]
+    done, waiting = await asyncio.wait(
+        [asyncio.ensure_future(p.wait()) for p in procs],
+        timeout=90,
+        return_when=asyncio.FIRST_COMPLETED,
+    )
+    for w in waiting:
+        w.cancel()
+    assert len(done) == 1, "exactly one of the two refuses"
+    # The survivor's probe is over; nothing ends it now.
+    await asyncio.sleep(8)
+    assert sorted(p.returncode is None for p in procs) == [False, True]
+    i = next(i for i, p in enumerate(procs) if p.returncode is not None)
+    err = (tmp_path / f"{names[i]}.err").read_text()
+    assert procs[i].returncode == 2 and "BOT_TOKEN" in err and "Traceback" not in err, err
+    await still_answers(fake, 352)

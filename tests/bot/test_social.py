@@ -10,10 +10,11 @@ from typing import Any
 
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from harness import (
-    BotProcess,
+    BotProcesses,
     InProcessBot,
     MakeBot,
     Table,
+    forget_me,
     open_table,
     play_moves,
     press_label,
@@ -150,35 +151,25 @@ async def test_call_me_calls_once_an_hour_and_seats_in_one_tap(
     assert rows(db_path, "SELECT 1 FROM call_me WHERE user_id=?", gleb.id) == []
 
     # /forget_me takes the subscription away with the rest.
-    await fake.send_text(anna, anna.id, "/forget_me")
-    confirm = await fake.wait_for(
-        lambda: next(
-            (m for m in fake.chat_messages(anna.id) if m.buttons() and "Удалить" in m.text), None
-        )
-    )
-    await (await fake.press_button(anna, confirm, text_contains="Да")).answer()
-    await fake.wait_for(lambda: "данные удалены" in fake.message(anna.id, confirm.message_id).text)
+    await forget_me(fake, anna)
     assert rows(db_path, "SELECT 1 FROM call_me WHERE user_id=?", anna.id) == []
     assert rows(db_path, "SELECT user_id FROM call_me") == [(vera.id,)]
 
 
-async def test_a_subscription_survives_kill_9(fake: FakeTelegram, tmp_path: Path) -> None:
-    db = tmp_path / "spades.db"
+async def test_a_subscription_survives_kill_9(
+    fake: FakeTelegram, bot_process: BotProcesses
+) -> None:
     anna, boris = fake.add_user(5201, "Анна"), fake.add_user(5202, "Борис")
     fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
-    proc = BotProcess(fake, db)
-    await proc.start(fake)
-    try:
-        for u in (anna, boris):
-            await fake.start_bot(u)
-        await call_me(fake, boris, GROUP, timeout=15)
-        proc.kill()
-        proc = BotProcess(fake, db)
-        await proc.start(fake)
-        await new_table(fake, anna, GROUP)
-        await fake.wait_for(lambda: calls_of(fake, boris), timeout=15, message="Boris called")
-    finally:
-        err = proc.stop()
+    proc = await bot_process()
+    for u in (anna, boris):
+        await fake.start_bot(u)
+    await call_me(fake, boris, GROUP, timeout=15)
+    proc.kill()
+    proc = await bot_process.again(proc)
+    await new_table(fake, anna, GROUP)
+    await fake.wait_for(lambda: calls_of(fake, boris), timeout=15, message="Boris called")
+    err = proc.stop()
     assert "Traceback" not in err, err
 
 
@@ -294,14 +285,7 @@ async def test_rematch_seats_the_same_people_with_the_same_settings(
     forged = await fake.press_raw(anna, GROUP, elsewhere, f"rm:{old_table_id(db_path)}")
     assert "устарела" in (await forged.answer())["text"]
     # Vera asks to be forgotten: she is not seated again.
-    await fake.send_text(vera, vera.id, "/forget_me")
-    confirm = await fake.wait_for(
-        lambda: next(
-            (m for m in fake.chat_messages(vera.id) if m.buttons() and "Удалить" in m.text), None
-        )
-    )
-    await (await fake.press_button(vera, confirm, text_contains="Да")).answer()
-    await fake.wait_for(lambda: "данные удалены" in fake.message(vera.id, confirm.message_id).text)
+    await forget_me(fake, vera)
 
     # A table is open already: the rematch waits for it.
     await fake.send_text(anna, GROUP, "/newgame")

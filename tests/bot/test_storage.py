@@ -133,16 +133,8 @@ async def test_failed_migration_rolls_back_whole_step(db: Database) -> None:
     assert await apply_migrations(db, fixed) == len(MIGRATIONS) + 1
 
 
-async def _columns(db: Database, table: str) -> list[str]:
-    return [r["name"] for r in await db.fetchall(f"PRAGMA table_info({table})")]
-
-
-async def test_the_never_written_state_json_column_is_dropped(tmp_path: Path) -> None:
-    """A database made before migration 6 loses ``games.state_json`` and keeps its games."""
-    path = tmp_path / "spades.db"
-    db = await Database.open(path)
-    assert await apply_migrations(db, MIGRATIONS[:5]) == 5
-    assert "state_json" in await _columns(db, "games")
+async def _one_game(db: Database) -> None:
+    """Table 1 with game 1 being played in it (what actions and columns of games need)."""
     now = time.time()
     async with db.tx() as conn:
         await conn.execute(
@@ -155,6 +147,19 @@ async def test_the_never_written_state_json_column_is_dropped(tmp_path: Path) ->
             " started_at) VALUES (1, 1, 42, '{}', 0, 'playing', ?)",
             (now,),
         )
+
+
+async def _columns(db: Database, table: str) -> list[str]:
+    return [r["name"] for r in await db.fetchall(f"PRAGMA table_info({table})")]
+
+
+async def test_the_never_written_state_json_column_is_dropped(tmp_path: Path) -> None:
+    """A database made before migration 6 loses ``games.state_json`` and keeps its games."""
+    path = tmp_path / "spades.db"
+    db = await Database.open(path)
+    assert await apply_migrations(db, MIGRATIONS[:5]) == 5
+    assert "state_json" in await _columns(db, "games")
+    await _one_game(db)
     await db.close()
 
     db = await Database.open(path)
@@ -475,18 +480,7 @@ async def test_committed_tx_survives_kill_9(tmp_path: Path) -> None:
     # actions.game_id references games: create the game first.
     db = await Database.open(path)
     await apply_migrations(db)
-    now = time.time()
-    async with db.tx() as conn:
-        await conn.execute(
-            "INSERT INTO tables(table_id, chat_id, creator_id, status, rules_json, created_at,"
-            " updated_at) VALUES (1, -1, 1, 'playing', '{}', ?, ?)",
-            (now, now),
-        )
-        await conn.execute(
-            "INSERT INTO games(game_id, table_id, seed, rules_json, first_dealer, status,"
-            " started_at) VALUES (1, 1, 42, '{}', 0, 'playing', ?)",
-            (now,),
-        )
+    await _one_game(db)
     await db.close()
 
     proc = await asyncio.create_subprocess_exec(

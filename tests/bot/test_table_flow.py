@@ -7,7 +7,7 @@ import sqlite3
 import time
 
 from fake_telegram import FakeTelegram
-from harness import MakeBot, open_table, play_moves
+from harness import MakeBot, game_over_in, open_table, play_moves
 
 GROUP = -1008888
 TITLE = "Клуб по средам"
@@ -22,7 +22,7 @@ async def test_one_person_and_three_computers_play_to_the_end(fake, make_bot: Ma
 async def play_solo_game(fake: FakeTelegram) -> None:
     solo = fake.add_user(401, "Соло")
     table = await open_table(fake, GROUP, [solo], club=True, title=TITLE)
-    await play_moves(table, lambda: any("Игра окончена" in t for t in fake.sent_texts(GROUP)))
+    await play_moves(table, game_over_in(fake, GROUP))
     # The group's note goes out first, the table's last edit right after it.
     await fake.wait_for(table.game_over, timeout=30)
     text = table.table_message().text

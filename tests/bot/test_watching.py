@@ -12,8 +12,7 @@ from typing import Any
 from fake_telegram import FakeTelegram, FakeUser
 from fake_telegram.webapp import sign_init_data
 from harness import MakeBot
-from test_webapp_api import Setup, mover, start_table
-from webapp_kit import FIRST_EVENT, Page, Stream
+from webapp_kit import FIRST_EVENT, Page, Setup, Stream, mover, start_table
 
 from bot.clock import FakeClock
 from bot.webapp.watch import MEMBER_RECHECK

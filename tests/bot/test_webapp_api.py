@@ -7,104 +7,30 @@ import asyncio
 import contextlib
 import json
 import re
-import sqlite3
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import pytest
 from fake_telegram import FakeTelegram, FakeUser
 from fake_telegram.webapp import free_port, sign_init_data, table_of_url, web_app_url
-from harness import InProcessBot, MakeBot, Table, move_buttons, open_table, settings_for
-from webapp_kit import FIRST_EVENT, Page, Stream, app_settings
+from harness import MakeBot, move_buttons, open_table, settings_for
+from webapp_kit import (
+    FIRST_EVENT,
+    GROUP,
+    TITLE,
+    Page,
+    Stream,
+    hand_messages,
+    idle,
+    mover,
+    start_table,
+)
 
 from bot.config import ConfigError, load_settings
 from bot.webapp.hub import STREAMS_PER_PERSON, WATCHERS_PER_TABLE
-from engine import BLIND, CLAIM, Game, Rules
+from engine import BLIND, CLAIM
 from engine.cards import card_label
-
-GROUP = -1005151
-TITLE = "Вечерние пики"
-
-
-@dataclass
-class Setup:
-    fake: FakeTelegram
-    bot: InProcessBot
-    db: Path
-    base: str
-    table: Table
-    table_id: int
-
-    def page(self, user: FakeUser, **kw: Any) -> Page:
-        return Page(self.base, sign_init_data(self.fake.token, user, time.time(), **kw))
-
-    def actions(self) -> list[tuple[int, int, int]]:
-        con = sqlite3.connect(self.db)
-        try:
-            return con.execute("SELECT seq, seat, action FROM actions ORDER BY seq").fetchall()
-        finally:
-            con.close()
-
-    def game(self) -> Game:
-        con = sqlite3.connect(self.db)
-        try:
-            seed, rules, dealer = con.execute(
-                "SELECT seed, rules_json, first_dealer FROM games"
-            ).fetchone()
-            actions = [a for (a,) in con.execute("SELECT action FROM actions ORDER BY seq")]
-        finally:
-            con.close()
-        return Game.replay(Rules.from_json(json.loads(rules)), seed, actions, dealer)
-
-
-async def start_table(fake: FakeTelegram, make_bot: MakeBot, **extra: Any) -> Setup:
-    """Анна (North) and Борис (East) with two computer seats, the game started;
-    Кирилл is in the group but not at the table."""
-    base, app = app_settings()
-    bot = await make_bot(**app, **extra)
-    anna, boris = fake.add_user(501, "Анна"), fake.add_user(502, "Борис")
-    cyril = fake.add_user(503, "Кирилл")
-    table = await open_table(
-        fake, GROUP, [anna, boris], seats=["Восток"], others=[cyril], title=TITLE
-    )
-    await fake.wait_for(
-        lambda: len(ms := hand_messages(fake, anna, boris)) == 2 and all(map(web_app_url, ms))
-    )
-    url = web_app_url(hand_messages(fake, anna)[0])
-    assert url is not None
-    table_id = table_of_url(url)
-    return Setup(fake, bot, bot.app.settings.database_path, base, table, table_id)
-
-
-def hand_messages(fake: FakeTelegram, *users: FakeUser) -> list[Any]:
-    out = []
-    for u in users:
-        found = [m for m in fake.chat_messages(u.id) if "Сдача" in m.text and m.buttons()]
-        if found:
-            out.append(found[-1])
-    return out
-
-
-async def idle(s: Setup) -> None:
-    await s.fake.wait_idle(quiet=0.05)
-
-
-async def mover(s: Setup) -> tuple[FakeUser, FakeUser, dict[str, Any]]:
-    """(the person to move, the other one, the mover's state) once the
-    computers are done."""
-    anna, boris = s.table.users
-    for _ in range(200):
-        await idle(s)
-        for me, other in ((anna, boris), (boris, anna)):
-            status, state = await s.page(me).state(s.table_id)
-            assert status == 200, state
-            if state["my_turn"]:
-                return me, other, state
-        await asyncio.sleep(0.05)
-    raise AssertionError("nobody to move")
 
 
 async def test_buttons_and_links_lead_to_the_table(fake: FakeTelegram, make_bot: MakeBot) -> None:

@@ -28,7 +28,7 @@ import pytest
 from fake_telegram import FakeTelegram, FakeUser
 from fake_telegram.webapp import free_port, sign_init_data, table_of_url, web_app_url
 from harness import MakeBot, Table, action_of, move_buttons, open_table, settings_for
-from test_claims import claim_rows, to_first_claim
+from scenarios import claim_rows, to_first_claim
 
 from bot.config import Settings
 from bot.webapp.state import plain

@@ -9,6 +9,7 @@ from functools import partial
 from typing import Any
 
 import pytest
+from live_tables import live_table
 
 from bot.i18n import Texts, make_core
 from bot.model import LiveTable, Pause, TableStatus
@@ -28,20 +29,7 @@ async def texts() -> partial[str]:
 
 
 def table_at(game: Game) -> LiveTable:
-    return LiveTable(
-        table_id=7,
-        chat_id=-100,
-        chat_title="Клуб <по средам>",
-        creator_id=1,
-        status=TableStatus.PLAYING,
-        rules=CLUB,
-        lang="ru",
-        seats=[1, None, 2, None],
-        names={1: "Анна", 2: "Вера & Co"},
-        game_id=3,
-        game=game,
-        due_at=NOW + 60,
-    )
+    return live_table(game, due_at=NOW + 60)
 
 
 def behind_by_150() -> Game:

@@ -1,13 +1,24 @@
 """Talking to the bot's web API as the Mini App's page does (Telegram's
-part, signing ``initData``, is in ``fake_telegram.webapp``)."""
+part, signing ``initData``, is in ``fake_telegram.webapp``), and a game under
+way with the app on (``start_table``), for the tests of the app, of watching
+and of the attacks on it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import aiohttp
-from fake_telegram.webapp import free_port
+from fake_telegram import FakeTelegram, FakeUser
+from fake_telegram.webapp import free_port, sign_init_data, table_of_url, web_app_url
+from harness import InProcessBot, MakeBot, Table, open_table
+
+from engine import Game, Rules
 
 #: Seconds for a stream's first event, on a machine busy with other tests.
 FIRST_EVENT = 10
@@ -63,6 +74,18 @@ class Page:
             n = state["claim"]["n"]
         body = {"t": state["table"], "game": state["game"], "seq": state["seq"], "n": n}
         return await self.post("api/claim", body)
+
+
+def signed_page(fake: FakeTelegram, base: str, user: FakeUser) -> Page:
+    """The user's Mini App page, signed as Telegram signs it."""
+    return Page(base, sign_init_data(fake.token, user, time.time()))
+
+
+def app_page(fake: FakeTelegram, base: str, user: FakeUser) -> tuple[Page, int]:
+    """A player's page, and the table of the «🃏 Стол» button under their hand."""
+    url = next(web_app_url(m) for m in reversed(fake.chat_messages(user.id)) if web_app_url(m))
+    assert url is not None
+    return signed_page(fake, base, user), table_of_url(url)
 
 
 class Stream:
@@ -122,3 +145,91 @@ class Stream:
             self._response.close()
         if self._session is not None:
             await self._session.close()
+
+
+#: The group and the title of ``start_table``'s table.
+GROUP = -1005151
+TITLE = "Вечерние пики"
+
+
+@dataclass
+class Setup:
+    """A game under way with the Mini App on (``start_table``), and what a
+    test reads of it: a person's page, the actions and the game recorded."""
+
+    fake: FakeTelegram
+    bot: InProcessBot
+    db: Path
+    base: str
+    table: Table
+    table_id: int
+
+    def page(self, user: FakeUser, **kw: Any) -> Page:
+        return Page(self.base, sign_init_data(self.fake.token, user, time.time(), **kw))
+
+    def actions(self) -> list[tuple[int, int, int]]:
+        con = sqlite3.connect(self.db)
+        try:
+            return con.execute("SELECT seq, seat, action FROM actions ORDER BY seq").fetchall()
+        finally:
+            con.close()
+
+    def game(self) -> Game:
+        con = sqlite3.connect(self.db)
+        try:
+            seed, rules, dealer = con.execute(
+                "SELECT seed, rules_json, first_dealer FROM games"
+            ).fetchone()
+            actions = [a for (a,) in con.execute("SELECT action FROM actions ORDER BY seq")]
+        finally:
+            con.close()
+        return Game.replay(Rules.from_json(json.loads(rules)), seed, actions, dealer)
+
+
+async def start_table(fake: FakeTelegram, make_bot: MakeBot, **extra: Any) -> Setup:
+    """Анна (North) and Борис (East) with two computer seats, the game started;
+    Кирилл is in the group but not at the table."""
+    base, app = app_settings()
+    bot = await make_bot(**app, **extra)
+    anna, boris = fake.add_user(501, "Анна"), fake.add_user(502, "Борис")
+    cyril = fake.add_user(503, "Кирилл")
+    table = await open_table(
+        fake, GROUP, [anna, boris], seats=["Восток"], others=[cyril], title=TITLE
+    )
+    await fake.wait_for(
+        lambda: len(ms := hand_messages(fake, anna, boris)) == 2 and all(map(web_app_url, ms))
+    )
+    url = web_app_url(hand_messages(fake, anna)[0])
+    assert url is not None
+    table_id = table_of_url(url)
+    return Setup(fake, bot, bot.app.settings.database_path, base, table, table_id)
+
+
+def hand_messages(fake: FakeTelegram, *users: FakeUser) -> list[Any]:
+    """Each user's latest hand message with buttons (users without one left out)."""
+    out = []
+    for u in users:
+        found = [m for m in fake.chat_messages(u.id) if "Сдача" in m.text and m.buttons()]
+        if found:
+            out.append(found[-1])
+    return out
+
+
+async def idle(s: Setup) -> None:
+    """The bot has had a quiet moment (the computers' moves are out)."""
+    await s.fake.wait_idle(quiet=0.05)
+
+
+async def mover(s: Setup) -> tuple[FakeUser, FakeUser, dict[str, Any]]:
+    """(the person to move, the other one, the mover's state) once the
+    computers are done."""
+    anna, boris = s.table.users
+    for _ in range(200):
+        await idle(s)
+        for me, other in ((anna, boris), (boris, anna)):
+            status, state = await s.page(me).state(s.table_id)
+            assert status == 200, state
+            if state["my_turn"]:
+                return me, other, state
+        await asyncio.sleep(0.05)
+    raise AssertionError("nobody to move")

@@ -1,23 +1,5 @@
-"""A fake Telegram Bot API server for end-to-end tests of the bot.
-
-The bot under test runs unchanged (a real aiogram ``Bot`` and ``Dispatcher``
-talking HTTP) against :class:`FakeTelegram`, an aiohttp server on 127.0.0.1.
-Tests play the users through the driving API (``send_text``, ``press``,
-``block_bot``…), read what the bot left in the chats (``chat_messages``,
-``last_message``) and synchronise with the bot through ``wait_for`` /
-``wait_idle`` instead of sleeping.
-
-The fake mimics Telegram where a difference could hide a bug: the wire format
-aiogram expects, error codes and descriptions, "message is not modified",
-privacy mode in groups, the 15-second life of a callback query, flood limits.
-It also injects faults (flood waits, 5xx, dropped or hung connections, even
-*after* the action was applied) for the hardening and load tests.
-
-:class:`FakeTelegram` is composed of its parts, one module each: ``state``
-(what they share), ``routes`` (the HTTP server), ``delivery`` (long polling
-and webhooks), ``faults``, ``limits``, ``driving``, ``memberships`` and
-``topics`` (tests acting as users) and ``queries`` (reading and waiting).
-"""
+"""The fake Bot API server whole: its two sides put together (the map of
+the parts is the package's docstring, fake_telegram/__init__.py)."""
 
 from __future__ import annotations
 
