@@ -3,7 +3,7 @@
 A fresh ``python -m bot`` spends about three seconds of CPU importing (most of
 it aiogram building its pydantic models) before it does anything; tests that
 kill the bot and start it again ten times spend most of their time there. This
-process imports the bot once and waits; for each start it forks, and the
+process imports the bot (and parses its locales) once and waits; for each start it forks, and the
 child takes the start's environment, working directory and stderr and runs
 ``bot`` exactly as ``python -m bot`` does (``runpy``: ``bot/__main__.py`` as
 ``__main__``, then ``sys.exit(main())``), in a process of its own that a test
@@ -84,6 +84,11 @@ if __name__ == "__main__":
     sys.path[0] = str(ROOT)  # as `python -m bot` run there has it (not this script's folder)
     import bot
     import bot.__main__  # noqa: F401  (every import a start makes, made once here)
+    from bot.i18n import make_core
+
+    # The locales parsed once here too (bot/i18n.py keeps them for the process):
+    # parsing is most of a start's CPU after the imports.
+    make_core().find_locales()
 
     # What a start runs, it runs afresh (as `python -m bot` does: its imports made).
     del sys.modules["bot.__main__"], bot.__main__
