@@ -10,7 +10,8 @@ child takes the start's environment, working directory and stderr and runs
 may SIGKILL.
 
 Requests come on stdin, one JSON object a line: ``env``, ``cwd`` and
-``stderr`` (a file to append to). Answers go to stdout: ``ready`` once the
+``stderr`` (a file to append to), and ``module`` when the start is another
+of the bot's commands (``bot.health``: ``python -m bot.health``). Answers go to stdout: ``ready`` once the
 imports are done, ``pid N`` for each start, ``exit N CODE`` when a child has
 ended (``CODE`` negative for a signal, as ``subprocess`` has it).
 
@@ -32,7 +33,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def become_bot(request: dict[str, Any]) -> NoReturn:
-    """In the forked child: ``python -m bot`` with the request's settings."""
+    """In the forked child: ``python -m bot`` (or ``-m`` the request's
+    ``module``) with the request's settings."""
     err = os.open(request["stderr"], os.O_WRONLY | os.O_APPEND)
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)  # the requests' pipe: not the bot's
@@ -45,7 +47,7 @@ def become_bot(request: dict[str, Any]) -> NoReturn:
     os.chdir(request["cwd"])
     # SystemExit (or the bot's own exception) ends this process as it would
     # end `python -m bot`: nothing of the loop below runs in the child again.
-    runpy.run_module("bot", run_name="__main__", alter_sys=True)
+    runpy.run_module(request.get("module", "bot"), run_name="__main__", alter_sys=True)
     sys.exit(0)
 
 
