@@ -8,7 +8,7 @@ hidden cards stay hidden by construction rather than by care.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.cards import card_str, cards_of
@@ -60,7 +60,9 @@ class PublicView:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form, cards in replay notation."""
-        d = asdict(self)
+        # The fields as they are: ``asdict`` deep-copied the whole score sheet
+        # only for it to be replaced below (the rest are tuples of numbers).
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["rules"] = self.rules.to_dict()
         d["trick"] = [[s, card_str(c)] for s, c in self.trick]
         d["tricks"] = [[ld, [card_str(c) for c in cs], w] for ld, cs, w in self.tricks]

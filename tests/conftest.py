@@ -16,6 +16,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from fake_telegram import FakeTelegram
 from harness import BotProcesses, InProcessBot, MakeBot, settings_for
+from zygote import hold_answer_models
 
 from bot.clock import Clock, FakeClock
 from bot.config import Settings
@@ -35,7 +36,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     the bot and its workers do (bot/heap.py): a full collection of them takes
     ~150 ms, and inside a search it counts against the search's CPU cap
     (engine/ai/clock.py), cutting it short, so that two equal decisions of the
-    master differed now and then."""
+    master differed now and then. aiogram's answer models are held first
+    (zygote.hold_answer_models: else built again after each collection)."""
+    hold_answer_models()
     set_aside()
 
 

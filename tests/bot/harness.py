@@ -332,8 +332,9 @@ class Zygote:
             raise AssertionError(f"the zygote did not start (exit {self.proc.wait()})")
         weakref.finalize(self, self.requests.close)  # end of input: it exits
 
-    def fork(self, env: dict[str, str], cwd: Path, stderr: Path) -> Forked:
-        request = {"env": env, "cwd": str(cwd), "stderr": str(stderr)}
+    def fork(self, env: dict[str, str], cwd: Path, stderr: Path, module: str = "bot") -> Forked:
+        """``python -m module`` (the bot by default) with ``env``, in ``cwd``."""
+        request = {"env": env, "cwd": str(cwd), "stderr": str(stderr), "module": module}
         self.requests.write(json.dumps(request).encode() + b"\n")
         self.requests.flush()
         while True:

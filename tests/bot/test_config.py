@@ -5,33 +5,51 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 from fake_telegram import FakeTelegram
-from harness import MakeBot, bot_env
+from harness import MakeBot, Zygote, bot_env
 
 from bot.config import ConfigError, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def run(
+    env: dict[str, str], cwd: Path, module: str = "bot", timeout: float = 60
+) -> tuple[int, str]:
+    """``python -m bot`` (or ``-m module``) with ``env`` in ``cwd`` until it
+    exits: its exit code and what it wrote to stderr.
+
+    The process is forked from the zygote (tests/bot/zygote.py), which made
+    the bot's imports once for this test process (a fresh interpreter spends
+    seconds of CPU on them); from the module on it is ``python -m``. A fresh
+    ``python -m bot`` runs in test_a_relative_database_path_is_where_the_bot_runs,
+    as the image starts it, and in tests/bot/test_heap.py.
+    """
+    with tempfile.TemporaryDirectory(prefix="bot-err-") as folder:
+        err = Path(folder) / "stderr"
+        err.touch()
+        proc = Zygote.get().fork(env, cwd, err, module)
+        try:
+            code = proc.wait(timeout)
+        finally:
+            if proc.returncode is None:  # still running: no bot may outlive its test
+                proc.kill()
+                proc.wait(10)
+        return code, err.read_bytes().decode(errors="replace")
+
+
 def test_missing_token_is_a_clear_error(tmp_path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
-    result = subprocess.run(
-        [sys.executable, "-m", "bot"],
-        cwd=tmp_path,
-        env={**env, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 2
-    assert "BOT_TOKEN is not set" in result.stderr and "@BotFather" in result.stderr
-    assert "Traceback" not in result.stderr
+    code, err = run(env, tmp_path)
+    assert code == 2
+    assert "BOT_TOKEN is not set" in err and "@BotFather" in err
+    assert "Traceback" not in err
 
 
 def test_settings_from_environment(monkeypatch) -> None:
@@ -71,19 +89,10 @@ async def test_a_token_telegram_refuses_is_a_clear_error(tmp_path) -> None:
     async with FakeTelegram() as fake:
         env = {**os.environ, **bot_env(fake, tmp_path / "spades.db")}
         env["BOT_TOKEN"] = "1:not-this-bots-token"
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=ROOT, env=env, stderr=asyncio.subprocess.PIPE
-        )
-        try:
-            async with asyncio.timeout(60):
-                _, err = await proc.communicate()
-        finally:
-            if proc.returncode is None:  # still running: no bot may outlive its test
-                proc.kill()
-                await proc.wait()
-    assert proc.returncode == 2, err.decode()
-    assert "BOT_TOKEN" in err.decode() and "Unauthorized" in err.decode()
-    assert "Traceback" not in err.decode()
+        code, err = await asyncio.to_thread(run, env, ROOT)
+    assert code == 2, err
+    assert "BOT_TOKEN" in err and "Unauthorized" in err
+    assert "Traceback" not in err
 
 
 @pytest.mark.parametrize(
@@ -127,29 +136,16 @@ def test_settings_read_in_any_case(monkeypatch) -> None:
 @pytest.mark.parametrize(("name", "value"), [("BOT_TOKEN", "bad"), ("LOG_LEVEL", "verbose")])
 def test_a_bad_setting_exits_2_without_a_traceback(tmp_path, name: str, value: str) -> None:
     env = {**os.environ, "BOT_TOKEN": "1:x", "PYTHONPATH": str(ROOT), name: value}
-    result = subprocess.run(
-        [sys.executable, "-m", "bot"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 2, result.stderr
-    assert name in result.stderr and "Traceback" not in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    code, err = run(env, tmp_path)
+    assert code == 2, err
+    assert name in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
 
 
-def health(db: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+def health(db: Path, cwd: Path) -> tuple[int, str]:
+    """``python -m bot.health`` as Docker's HEALTHCHECK runs it: exit code, stderr."""
     env = {**os.environ, "BOT_TOKEN": "1:x", "PYTHONPATH": str(ROOT), "DATABASE_PATH": str(db)}
-    return subprocess.run(
-        [sys.executable, "-m", "bot.health"],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run(env, cwd, "bot.health")
 
 
 @pytest.mark.slow
@@ -158,17 +154,17 @@ async def test_the_health_check_reads_the_heartbeat(
 ) -> None:
     """Docker's HEALTHCHECK: healthy while the bot beats, not before, not when it stopped."""
     db = db_path
-    assert health(db, tmp_path).returncode == 1  # no database yet
+    assert health(db, tmp_path)[0] == 1  # no database yet
     bot = await make_bot()
-    result = await asyncio.to_thread(health, db, tmp_path)
-    assert result.returncode == 0, result.stderr
+    code, err = await asyncio.to_thread(health, db, tmp_path)
+    assert code == 0, err
     await bot.stop()
     con = sqlite3.connect(db)
     con.execute("UPDATE meta SET value = ? WHERE key = 'heartbeat_at'", (repr(time.time() - 600),))
     con.commit()
     con.close()
-    result = health(db, tmp_path)
-    assert result.returncode == 1 and "heartbeat" in result.stderr
+    code, err = health(db, tmp_path)
+    assert code == 1 and "heartbeat" in err
 
 
 async def test_a_relative_database_path_is_where_the_bot_runs(tmp_path) -> None:

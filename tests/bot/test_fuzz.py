@@ -111,16 +111,17 @@ COMMANDS = [
 
 def odd_text(rng: random.Random, size: int) -> str:
     parts: list[str] = []
-    while sum(map(len, parts)) < size:
+    length = 0  # of the parts so far (summed anew each round, a 3000-long text cost seconds)
+    while length < size:
         r = rng.random()
         if r < 0.4:
-            parts.append(rng.choice(ODD))
+            part = rng.choice(ODD)
         elif r < 0.7:
-            parts.append(
-                chr(rng.choice([rng.randrange(32, 0xD7FF), rng.randrange(0xE000, 0x10FFFF)]))
-            )
+            part = chr(rng.choice([rng.randrange(32, 0xD7FF), rng.randrange(0xE000, 0x10FFFF)]))
         else:
-            parts.append(rng.choice(NUMBERS))
+            part = rng.choice(NUMBERS)
+        parts.append(part)
+        length += len(part)
     return "".join(parts)[:size] or "x"
 
 
