@@ -500,11 +500,16 @@ async def open_table(
             message="the club's rules",
         )
     if daily:
-        for _ in range(8):  # «Темп» in turn, until 24 hours a move
-            if DAILY in table.table_message().text:
+        for _ in range(8):  # «Темп» in turn, each press the next pace, until 24 hours
+            shown = table.table_message().text
+            if DAILY in shown:
                 break
             await press_label(fake, users[0], table.table_message(), "Темп")
-            await fake.wait_idle(quiet=0.03)
+            await fake.wait_for(
+                lambda shown=shown: table.table_message().text != shown,
+                timeout=timeout,
+                message="the next pace",
+            )
         assert DAILY in table.table_message().text
     if start:
         await press_label(fake, users[0], table.table_message(), "Начать")
