@@ -25,6 +25,24 @@ async def open_daily_table(
     return table
 
 
+async def play_until_deadline_of(fake: FakeTelegram, table: Table, user, db, seat, after) -> None:
+    """``user`` moves whenever it is their turn until ``seat``'s deadline (due
+    after ``after``) is set: waiting for either, not for a count of quiet spells
+    (the computers' moves can take longer than that on a loaded machine)."""
+
+    def set_() -> bool:
+        d = deadline_of(db)
+        return d is not None and d[0] == seat and d[1] > after
+
+    while not set_():
+        await fake.wait_for(
+            lambda: set_() or turn_message(table, user) is not None,
+            timeout=30,
+            message=f"{user.first_name}'s turn or seat {seat}'s deadline",
+        )
+        await play_own_turns(fake, table, user, set_)
+
+
 def turn_message(table: Table, user):
     for u, msg in table.actionable():
         if u.id == user.id and move_buttons(msg):
@@ -81,11 +99,7 @@ async def test_missed_deadlines_reminders_takeover_and_return(
     last_due = 0.0
     for missed in (1, 2, 3):
         # Anna plays when it is her turn; Boris sleeps.
-        for _ in range(60):
-            await play_own_turns(fake, table, anna, lambda: False)
-            d = deadline_of(db)
-            if d is not None and d[0] == 2 and d[1] > last_due:
-                break
+        await play_until_deadline_of(fake, table, anna, db, 2, last_due)
         seat, last_due = deadline_of(db)
         assert seat == 2
         await fake.wait_for(lambda: "до завтра" in table.table_message().text)
@@ -135,10 +149,7 @@ async def test_restart_during_a_deadline_does_not_charge_the_downtime(
     for u in (anna, boris):
         await fake.start_bot(u)
     table = await open_daily_table(fake, GROUP_A, "Перезапуск", [anna, boris])
-    for _ in range(60):
-        await play_own_turns(fake, table, anna, lambda: False)
-        if deadline_of(db) is not None and deadline_of(db)[0] == 2:
-            break
+    await play_until_deadline_of(fake, table, anna, db, 2, 0.0)
     seat, due = deadline_of(db)
     assert seat == 2
     await bot.stop()
@@ -202,13 +213,26 @@ async def test_one_player_at_two_tables_in_two_groups(fake, running_bot) -> None
         t = await open_table(fake, group, [anna])
         await fake.wait_for(lambda t=t: "Сдача 1" in t.table_message().text)
         tables[group] = t
+
+    def turn_at(title: str):
+        """Her hand at the table of the group ``title`` with its move buttons."""
+        return next(
+            (
+                m
+                for m in reversed(fake.chat_messages(anna.id))
+                if title in m.text and move_buttons(m)
+            ),
+            None,
+        )
+
+    # Both tables come to her turn (on a loaded machine later than a quiet spell).
+    await fake.wait_for(lambda: turn_at("Работа") and turn_at("Дача"), message="her turns")
     await fake.wait_idle(quiet=0.1)
     hands = [m for m in fake.chat_messages(anna.id) if "Сдача" in m.text]
     assert any("Работа" in m.text for m in hands) and any("Дача" in m.text for m in hands)
     # A move on the «Дача» message acts on that table only.
-    msg = next(
-        m for m in reversed(fake.chat_messages(anna.id)) if "Дача" in m.text and move_buttons(m)
-    )
+    msg = turn_at("Дача")
+    assert msg is not None
     before_a = tables[GROUP_A].table_message().text
     await (await fake.press(anna, anna.id, msg.message_id, move_buttons(msg)[0])).answer()
     await fake.wait_for(lambda: "Анна …" not in tables[GROUP_B].table_message().text)

@@ -335,6 +335,9 @@ async def test_two_newgames_in_one_batch_leave_one_table_message(
         with fake.hold_updates():
             await fake.send_text(anna, chat, "/newgame")
             await fake.send_text(boris, chat, "/newgame")
+    # Every group's table message is out (a quiet spell alone came first on a
+    # loaded machine), then nothing more comes: one each, not two.
+    await fake.wait_for(lambda: all(live_tables(fake, GROUP - n) for n in range(5)), timeout=30)
     await fake.wait_idle(quiet=0.5, timeout=30)
     for n in range(5):
         assert len(live_tables(fake, GROUP - n)) == 1, fake.chat_messages(GROUP - n)
