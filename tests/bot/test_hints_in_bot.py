@@ -220,6 +220,9 @@ async def test_the_game_results_count_the_hints(
         assert data is not None
         assert (await popup(fake, anna, anna.id, hand.message_id, data)).startswith("💡 Мастер")
         await (await fake.press(anna, anna.id, hand.message_id, move_buttons(hand)[-1])).answer()
+        # Her hand is edited for the move made (its 💡 no longer for this move)
+        # before the next turn is looked for: a quiet spell alone may come first.
+        await fake.wait_for(lambda hand=hand, data=data: hint_button(hand) != data)
     await play_moves(table, table.game_over)
     await fake.wait_idle(quiet=0.1)
     over = next(t for t in fake.sent_texts(GROUP) if "Игра окончена" in t)
