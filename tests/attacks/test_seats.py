@@ -77,6 +77,7 @@ async def victims(fake: FakeTelegram, *, start: bool = False) -> tuple[Table, Fa
     stranger = fake.add_user(8109, "Чужак")
     fake.add_group(GROUP, TITLE, members=[anna, boris], admins=[anna], supergroup=True)
     await fake.start_bot(stranger)
+    await fake.wait_for(lambda: fake.sent_texts(stranger.id), message="the greeting")
     people = [anna, boris] if start else [anna]
     table = await open_table(fake, GROUP, people, others=[boris], start=start, title=TITLE)
     await fake.wait_idle(quiet=0.05)
@@ -219,6 +220,8 @@ async def test_a_stranger_cannot_set_up_a_table_without_a_creator(
     fake.add_group(GROUP, TITLE, members=[anna], admins=[anna], supergroup=True)
     fake.add_group(OTHER_GROUP, "Своя", members=[], admins=[stranger], supergroup=True)
     await fake.start_bot(stranger)
+    # The greeting out before the deep link is pressed (start_link counts answers).
+    await fake.wait_for(lambda: fake.sent_texts(stranger.id), message="the greeting")
     await fake.send_as_group(anna, GROUP, "/newgame")
     table = Table(fake, GROUP, [anna])
     await fake.wait_for(lambda: table.find_table_message() is not None, message="the table")
