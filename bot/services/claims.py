@@ -35,11 +35,9 @@ is said as events (``bot.views.outcome``), rendered by ``bot.views.claim``.
 
 from __future__ import annotations
 
-import sqlite3
-
 from bot.model import CLAIMS_PER_HAND, LiveTable, VoterOut
 from bot.services.errors import UserError
-from bot.services.live import Registry
+from bot.services.live import Registry, undone_on_failure
 from bot.services.moves import schedule_turn
 from bot.services.play import PlayService
 from bot.services.render import publish
@@ -119,14 +117,10 @@ class ClaimVotes:
         if row is None:
             # Nothing to close after all: the move gets its time anew rather
             # than the deadline coming round again and again.
-            saved = live.snapshot()
-            try:
+            with undone_on_failure(live):
                 async with self.ctx.db.tx() as conn:
                     live.claim_vote = None
                     await schedule_turn(self.ctx, conn, live)
-            except BaseException:
-                live.restore(saved)
-                raise
             return
         await self.close(live, row, EXPIRED, None)
 
@@ -165,8 +159,7 @@ class ClaimVotes:
         """Refused (by ``by``, or for them: ``why``) or expired: play goes on
         from the same move, and what the claim showed is shown no more."""
         assert live.game is not None
-        saved = live.snapshot()
-        try:
+        with undone_on_failure(live):
             async with self.ctx.db.tx() as conn:
                 await repo_claims.set_status(conn, row, status)
                 live.claim_vote = None
@@ -176,9 +169,6 @@ class ClaimVotes:
                 await schedule_turn(self.ctx, conn, live, row.time_left)
                 hands = Hands(only=frozenset({row.seat}))
                 await publish(conn, self.reg, live, Change((closed,), table=True, hands=hands))
-        except BaseException:
-            live.restore(saved)
-            raise
 
 
 class ClaimService:
@@ -252,8 +242,7 @@ class ClaimService:
 
             computer = any(live.is_computer(s) for s in voters)
             cannot = None if computer else await self._unreachable(live, voters)
-            saved = live.snapshot()
-            try:
+            with undone_on_failure(live, duplicate="err-stale"):
                 async with self.ctx.db.tx() as conn:
                     live.claims[(hand_no, seat)] = row.n
                     bare = _claim(live, seat)
@@ -276,11 +265,6 @@ class ClaimService:
                     table = isinstance(event, ClaimPut)
                     hands = Hands(only=frozenset({seat}))
                     await publish(conn, self.reg, live, Change((event,), table=table, hands=hands))
-            except BaseException as e:
-                live.restore(saved)
-                if isinstance(e, sqlite3.IntegrityError):
-                    raise UserError("err-stale") from None
-                raise
         self.play.on_change()
 
     # ------------------------------------------------------------- vote
@@ -304,17 +288,11 @@ class ClaimService:
             elif row.accepted | {seat} >= set(row.voters):
                 await self._concede(live, row, seat)
             else:
-                saved = live.snapshot()
-                try:
+                with undone_on_failure(live, duplicate="err-claim-voted"):
                     async with self.ctx.db.tx() as conn:
                         await repo_claims.add_vote(conn, row, seat)
                         taken = VoteTaken((seat, vote_key(row, seat)))
                         await publish(conn, self.reg, live, Change((taken,)))
-                except BaseException as e:
-                    live.restore(saved)
-                    if isinstance(e, sqlite3.IntegrityError):
-                        raise UserError("err-claim-voted") from None
-                    raise
         self.play.kick(table_id)  # a claimer who left the seat: the computer moves now
         self.play.on_change()
 

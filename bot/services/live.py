@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
@@ -22,6 +24,7 @@ from bot.clock import Clock
 from bot.i18n import Texts
 from bot.model import LiveTable, Pause, TableStatus, rules_from_json
 from bot.pace import is_daily
+from bot.services.errors import UserError
 from bot.storage import repo, repo_claims, repo_club, repo_teaching
 from bot.storage.db import Database
 from bot.views.messages import Scene
@@ -242,3 +245,18 @@ class Registry:
 
     def tr_user(self, user_id: int, fallback: str) -> partial[str]:
         return partial(self.ctx.texts, self.langs.get(user_id, fallback))
+
+
+@contextmanager
+def undone_on_failure(live: LiveTable, duplicate: str | None = None) -> Iterator[None]:
+    """The table in memory as it was when the change's transaction fails (the
+    database rolled back too); with ``duplicate``, a unique key's clash (a
+    double press, two racing presses) is that refusal to the user."""
+    saved = live.snapshot()
+    try:
+        yield
+    except BaseException as e:
+        live.restore(saved)
+        if duplicate is not None and isinstance(e, sqlite3.IntegrityError):
+            raise UserError(duplicate) from None
+        raise

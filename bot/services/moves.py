@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -21,7 +20,7 @@ from bot.model import LiveTable, SeatResult, TableStatus, rules_to_json
 from bot.pace import reminder_times
 from bot.services.computer import Chooser, Computer
 from bot.services.errors import UserError, paused_error
-from bot.services.live import Ctx, Registry
+from bot.services.live import Ctx, Registry, undone_on_failure
 from bot.services.render import buried, publish
 from bot.services.stats import game_results
 from bot.storage import repo
@@ -240,8 +239,7 @@ class Moves:
         new_hand = len(after.sheet) > len(g.sheet)
         # A new hand brings the table message back into view if it has sunk.
         repost = await buried(self.reg, live) if new_hand and not after.finished else None
-        saved = live.snapshot()
-        try:
+        with undone_on_failure(live, duplicate="err-stale"):
             async with self.ctx.db.tx() as conn:
                 await repo.append_action(conn, live.game_id, len(g.actions), seat, action, user_id)
                 live.game = after
@@ -270,11 +268,6 @@ class Moves:
                 if after.finished:
                     for hook in self.finish_hooks:
                         await hook(conn, live)
-        except BaseException as e:
-            live.restore(saved)
-            if isinstance(e, sqlite3.IntegrityError):
-                raise UserError("err-stale") from None
-            raise
         self.ctx.changed()
         if live.status == TableStatus.FINISHED:
             self.reg.forget(live.table_id)
