@@ -31,17 +31,18 @@ async def finish_rows(
     read in the same transaction."""
     row = plan.target
     coalesced = await _mark_superseded(st, plan.superseded)
-    writes: list[tuple[str, Args]] = []
     if is_one_off(row.key):  # nothing of a one-off edit is kept
-        writes.append(("DELETE FROM outbox WHERE id = ?", (row.id,)))
+        kept = await st.execute("DELETE FROM outbox WHERE id = ?", (row.id,))
     else:
-        writes.append(
-            (
-                "UPDATE outbox SET status = 'sent', attempts = attempts + 1, error = NULL"
-                " WHERE id = ?",
-                (row.id,),
-            )
+        kept = await st.execute(
+            "UPDATE outbox SET status = 'sent', attempts = attempts + 1, error = NULL WHERE id = ?",
+            (row.id,),
         )
+    if not kept:
+        # /forget_me erased the row while it was on its way: its message
+        # (in the person's chat) must not be remembered again.
+        return coalesced, await next_plan(st, row.chat_id, scan, time.time())
+    writes: list[tuple[str, Args]] = []
     if (forget or is_one_off(row.key)) and row.key is not None:
         writes.append(
             ("DELETE FROM messages WHERE key = ? AND chat_id = ?", (row.key, row.chat_id))

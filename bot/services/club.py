@@ -120,9 +120,13 @@ class ClubService:
             {username, stored.username if stored else None},
         )
         replacement = someone(partial(self.ctx.texts, self.ctx.settings.default_lang))
-        await self.ctx.db.run_tx(repo_privacy.erase_user, user_id, forms, replacement)
+        erase = partial(self.ctx.db.run_tx, repo_privacy.erase_user, user_id, forms, replacement)
+        await erase()  # first the rows, so that no table read again holds the person
         await self.reg.drop_person(user_id)
         self.ctx.texts.clear()  # formatted lines may hold the name
+        # Then once more: a timer that held a table's lock meanwhile (an
+        # afterword closing) may have queued the name or an edit of their picker.
+        await erase()
         for game_id, table_id in afterwords:  # its buttons named the person
             await self.afterword.refresh(game_id, table_id)
         self.play.on_change()

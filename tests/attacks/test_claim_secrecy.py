@@ -138,12 +138,17 @@ async def test_the_partner_reads_everything_during_the_vote_and_sees_no_card(
         await fake.wait_for(
             lambda: "«Остальные мои» не приняли" in kit.claim_message(fake, GROUP).text
         )
+        for u in voters:  # each question's edit is paced: waited for, not a quiet spell
+            await fake.wait_for(
+                lambda u=u: (
+                    (q := kit.question(fake, u)) is not None
+                    and not shown(q.text, mine)
+                    and not q.buttons()
+                )
+            )
         await fake.wait_idle(quiet=0.05)
         for text in everything_in(fake, GROUP):
             assert not shown(text, mine), text
-        for u in voters:
-            q = kit.question(fake, u)
-            assert q is not None and not shown(q.text, mine) and not q.buttons()
         await partner_sees_nothing(fake, base, table_id, mate, mine)
     # Whatever the outcome, no other hand reached the group.
     group = "\n".join(m.text for m in fake.world.chat(GROUP).all_messages[before:])

@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
 from aiogram.fsm.storage.memory import MemoryStorage
 from fake_telegram import FakeMessage, FakeTelegram
 from harness import InProcessBot, Table, forget_me, open_table, play_moves
@@ -163,9 +164,12 @@ async def test_afterword_gestures_and_authority(
     await fake.wait_for(lambda: "Авторитет: 2" in fake.sent_texts(GROUP)[-1])
 
 
+@pytest.mark.parametrize("when", ["after the afterword", "while it closes", "while it is open"])
 async def test_forget_me_leaves_no_personal_data(
-    fake: FakeTelegram, clock: FakeClock, db_path: Path, clocked_bot: InProcessBot
+    fake: FakeTelegram, clock: FakeClock, db_path: Path, clocked_bot: InProcessBot, when: str
 ) -> None:
+    """Also when her picker is open, or being closed by the bot's timer while
+    she asks: no edit of it may write her chat's rows back."""
     uid, name = 987_654_321, "Зинаида-Уникальная"
     zina, boris = fake.add_user(uid, name, username="zina_unique"), fake.add_user(822, "Борис")
     fake.add_group(GROUP, "Клуб", members=[zina, boris], admins=[zina])
@@ -178,14 +182,21 @@ async def test_forget_me_leaves_no_personal_data(
         await fake.wait_for(lambda user=user: "что сказать?" in picker(fake, user).text)
         m = picker(fake, user)
         await (await fake.press_button(user, m, text_contains="спасибо")).answer()
-    clock.advance(AFTERWORD_SECONDS + 1)
-    # The afterword closed and its pickers edited (the bot's timer may come
-    # later than a quiet spell on a loaded machine) before she asks to be forgotten.
-    for u in (zina, boris):
-        await fake.wait_for(lambda u=u: "закрыто" in picker(fake, u).text)
-    await fake.wait_idle(quiet=0.1)
-
-    await forget_me(fake, zina)
+    if when == "after the afterword":
+        clock.advance(AFTERWORD_SECONDS + 1)
+        # The bot's timer may come later than a quiet spell on a loaded machine.
+        for u in (zina, boris):
+            await fake.wait_for(lambda u=u: "закрыто" in picker(fake, u).text)
+        await fake.wait_idle(quiet=0.1)
+        await forget_me(fake, zina)
+    elif when == "while it closes":
+        clock.advance(AFTERWORD_SECONDS + 1)
+        await forget_me(fake, zina)
+    else:
+        await forget_me(fake, zina)
+        await fake.wait_idle(quiet=0.1)
+        clock.advance(AFTERWORD_SECONDS + 1)
+    await fake.wait_for(lambda: "закрыто" in picker(fake, boris).text)
     await fake.wait_idle(quiet=0.1)
 
     con = sqlite3.connect(db_path)
