@@ -19,11 +19,7 @@ from bot.services.rematch import RematchService
 from bot.services.replies import Replies
 from bot.services.seats import SeatService
 from bot.views.keyboard import Keyboard, button, keyboard
-from bot.views.social import call_off_keyboard, call_toggled
-
-# ``/call_me on`` and ``/call_me off``, as people may write them.
-ON_WORDS = {"on", "вкл", "да"}
-OFF_WORDS = {"off", "выкл", "нет", "stop", "стоп"}
+from bot.views.social import call_off_keyboard, call_toggled, call_word
 
 GROUPS = ("group", "supergroup")
 
@@ -49,13 +45,14 @@ async def on_call_me(
     if who is None:
         raise UserError("err-write-as-yourself")
     word = (command.args or "").strip().lower()
-    if word and word not in ON_WORDS | OFF_WORDS:
+    asked = call_word(registry.ctx.texts, word) if word else None
+    if word and asked is None:
         raise UserError("err-call-args")
     chat = message.chat
-    if word in OFF_WORDS:
+    if asked is False:
         await calls.turn_off(chat.id, who.user_id)
         on, reachable = False, True
-    elif word in ON_WORDS:
+    elif asked:
         _, reachable = await calls.subscribe(chat.id, who)
         on = True
     else:

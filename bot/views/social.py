@@ -4,10 +4,20 @@ their texts and buttons (every word from locales/*/social.ftl)."""
 from __future__ import annotations
 
 from bot.callbacks import AI, CALL_OFF, CALL_SIT, CALL_TOGGLE, CallCb, RematchCb, TableCb
-from bot.i18n import esc
+from bot.i18n import SUPPORTED, Texts, esc
 from bot.model import LiveTable
 from bot.views.common import Tr
 from bot.views.keyboard import Button, Keyboard, button, keyboard
+
+
+def call_word(texts: Texts, word: str) -> bool | None:
+    """What ``/call_me <word>`` asks for: True calls on, False off, None a
+    word we do not know. A word of any of our languages counts (people write
+    in the language they like, not the one their Telegram is set to)."""
+    for on, key in ((True, "call-words-on"), (False, "call-words-off")):
+        if any(word in texts(lang, key).split() for lang in SUPPORTED):
+            return on
+    return None
 
 
 def level_name(tr: Tr, level: str) -> str:

@@ -11,6 +11,9 @@ call-off-private = 🔕 I won't call you any more. To be called again: /call_me 
 call-already = 🔔 You're on the list already: I'll call you when a table opens in «{ $group }». To stop: /call_me off.
 err-call-not-yours = This button is for the person who asked to be called.
 err-call-args = Like this: /call_me to be called or not, /call_me off to stop.
+# Words understood after /call_me (space-separated; every language's words are understood).
+call-words-on = on yes
+call-words-off = off no stop
 call-in-group = Send /call_me in the group where you play: I'll call you here when a table opens there.
 call-new-table = 🔔 A table opened in «{ $group }»: { $free ->
     [one] { $free } seat free

@@ -11,6 +11,9 @@ call-off-private = 🔕 Больше не зову вас. Снова звать
 call-already = 🔔 Вы уже в списке: позову, когда в «{ $group }» откроют стол. Не звать: /call_me off.
 err-call-not-yours = Эта кнопка — для того, кто просил звать.
 err-call-args = Так: /call_me — звать или не звать, /call_me off — не звать.
+# Слова после /call_me, которые понимаем (через пробел; понимаем слова всех языков).
+call-words-on = on вкл да
+call-words-off = off выкл нет stop стоп
 call-in-group = Напишите /call_me в группе, где играете: я позову вас сюда, когда там откроют стол.
 call-new-table = 🔔 В «{ $group }» открыли стол: { $free ->
     [one] свободно { $free } место
