@@ -18,7 +18,7 @@ from bot.services.replies import Replies
 from bot.services.seats import UNAVAILABLE, SeatService
 from bot.services.tables import TableService
 
-#: ``join_<table>_<seat>_<key>``: the table's secret key (bot/storage/repo.py)
+#: ``join_<table>_<seat>_<key>``: the table's secret key (bot/storage/repo_tables.py)
 #: makes the link; an older link without it, or anything else, is refused.
 JOIN = re.compile(r"^join_(\d{1,12})_(\d)_([0-9a-f]{16})$")
 

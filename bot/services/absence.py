@@ -16,7 +16,7 @@ from bot.model import COMPUTER, UNREACHABLE, LiveTable
 from bot.services.deadlines import ClaimVoteEnds
 from bot.services.moves import Moves
 from bot.services.render import publish
-from bot.storage import repo
+from bot.storage import repo_moves, repo_seats, repo_tables, repo_users
 from bot.views.outcome import Blocked, CameBack, Change, Hands
 
 log = logging.getLogger(__name__)
@@ -35,7 +35,7 @@ class Absence:
         self, user_id: int, table_id: int | None = None
     ) -> AsyncIterator[tuple[LiveTable, int]]:
         """Each running table where the user sits, with the seat, under its lock."""
-        for row in await repo.live_tables_of_user(self.ctx.db, user_id):
+        for row in await repo_tables.live_tables_of_user(self.ctx.db, user_id):
             if row.status != "playing" or (table_id is not None and row.table_id != table_id):
                 continue
             async with self.reg.lock(row.table_id):
@@ -64,11 +64,11 @@ class Absence:
             log.warning("group %s refused messages: %s", chat_id, description)
             return
         async with self.ctx.db.tx() as conn:
-            blocked = await repo.set_blocked(conn, chat_id, sent_at)
+            blocked = await repo_users.set_blocked(conn, chat_id, sent_at)
         if not blocked:
             log.info("chat %s: a refusal from before the user's latest Start; ignored", chat_id)
             return
-        rows = await repo.live_tables_of_user(self.ctx.db, chat_id)
+        rows = await repo_tables.live_tables_of_user(self.ctx.db, chat_id)
         for row in rows:
             if row.status != "playing":
                 continue
@@ -79,7 +79,7 @@ class Absence:
                 seat = live.seat_of(chat_id)
                 if seat is None or seat in live.blocked:
                     continue
-                user = await repo.get_user(self.ctx.db, chat_id)
+                user = await repo_users.get_user(self.ctx.db, chat_id)
                 if user is None or not user.blocked:
                     continue  # they pressed Start meanwhile: user_returned has run or will
                 live.blocked.add(seat)
@@ -104,8 +104,8 @@ class Absence:
             async with self.ctx.db.tx() as conn:
                 live.away.discard(seat)
                 live.timeouts.pop(seat, None)
-                await repo.set_away(conn, live.table_id, seat, False)
-                await repo.set_timeouts(conn, live.table_id, seat, 0)
+                await repo_seats.set_away(conn, live.table_id, seat, False)
+                await repo_moves.set_timeouts(conn, live.table_id, seat, 0)
                 await self.moves.schedule(conn, live)
                 hands = Hands(only=frozenset({seat}), fresh=True)
                 change = Change((CameBack(seat),), table=True, hands=hands)

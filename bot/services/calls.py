@@ -15,8 +15,8 @@ from __future__ import annotations
 from bot.model import LiveTable
 from bot.services.live import Registry
 from bot.services.tables import Person
-from bot.storage import inbox, repo, repo_calls
-from bot.storage.db import Conn
+from bot.storage import inbox, repo_calls, repo_users
+from bot.storage.db import Conn, storable
 from bot.views.outcome import Called
 
 # At most one call per person and group in this many seconds.
@@ -48,9 +48,9 @@ class CallService:
     async def _change(
         self, chat_id: int, person: Person, *, toggled_by: int | None = None
     ) -> tuple[bool, bool]:
-        user = await repo.get_user(self.ctx.db, person.user_id)
+        user = await repo_users.get_user(self.ctx.db, person.user_id)
         async with self.ctx.db.tx() as conn:
-            await repo.upsert_user(
+            await repo_users.upsert_user(
                 conn, person.user_id, person.first_name, person.username, person.lang
             )
             added = await repo_calls.subscribe(conn, chat_id, person.user_id)
@@ -63,7 +63,7 @@ class CallService:
 
     async def turn_off(self, chat_id: int, user_id: int) -> bool:
         """No more calls from that group (True: there were). Again: nothing changes."""
-        if not repo.storable(chat_id):
+        if not storable(chat_id):
             return False
         async with self.ctx.db.tx() as conn:
             return await repo_calls.unsubscribe(conn, chat_id, user_id)

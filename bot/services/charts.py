@@ -19,7 +19,7 @@ from bot.outbox import enqueue_send
 from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.thinking import worker_pool
-from bot.storage import repo, repo_charts
+from bot.storage import repo_charts, repo_games, repo_users
 from bot.storage.db import Conn
 from bot.tasks import cancel_and_wait
 from bot.views.chart import chart_caption, chart_data
@@ -57,7 +57,7 @@ class ChartService:
                 log.exception("the chart of game %s failed", game_id)
 
     async def _send_job(self, game_id: int, chat_id: int) -> None:
-        table_id = await repo.game_table(self.ctx.db, game_id)
+        table_id = await repo_games.game_table(self.ctx.db, game_id)
         live = await self.reg.get(table_id) if table_id is not None else None
         photo: tuple[str, bytes] | None = None
         thread = 0
@@ -83,7 +83,7 @@ class ChartService:
             raise UserError("err-stale")
         if chat_id != live.chat_id and live.seat_of(user_id) is None:
             raise UserError("err-stale")
-        user = await repo.get_user(self.ctx.db, user_id)
+        user = await repo_users.get_user(self.ctx.db, user_id)
         if user is None or not user.started or user.blocked:
             raise UserError("lookup-start-first", bot=self.ctx.bot_username)
         tr = self.reg.tr_user(user_id, locale)

@@ -41,7 +41,7 @@ from bot.services.live import Registry, undone_on_failure
 from bot.services.moves import schedule_turn
 from bot.services.play import PlayService
 from bot.services.render import publish
-from bot.storage import repo, repo_claims
+from bot.storage import repo_claims, repo_moves, repo_users
 from bot.storage.db import Conn
 from bot.storage.repo_claims import ACCEPTED, EXPIRED, PROVED, REFUSED, VOTE, ClaimRow
 from bot.views.outcome import (
@@ -184,7 +184,7 @@ class ClaimService:
         """The first voter the bot cannot write to (blocked, or never started
         in private), if any: their answer could never come."""
         uids = [uid for s in voters if (uid := live.seats[s]) is not None]
-        users = await repo.get_users(self.ctx.db, uids)
+        users = await repo_users.get_users(self.ctx.db, uids)
         for s in voters:
             uid = live.seats[s]
             if uid is None or live.is_computer(s):
@@ -213,7 +213,7 @@ class ClaimService:
             game_id = live.game_id
             # The claimer's time left on the move, counted at the press: the
             # check below is the bot's time, not theirs.
-            deadline = await repo.get_deadline(self.ctx.db, game_id)
+            deadline = await repo_moves.get_deadline(self.ctx.db, game_id)
             pressed = self.ctx.clock.now()
             time_left = (
                 max(0.0, deadline.due_at - pressed)

@@ -16,7 +16,7 @@ from bot.services import render
 from bot.services.afterword import AfterwordService
 from bot.services.live import Registry
 from bot.services.play import PlayService
-from bot.storage import repo, repo_club, repo_privacy
+from bot.storage import repo_club, repo_games, repo_privacy, repo_seats, repo_tables, repo_users
 from bot.storage.db import Conn
 from bot.views.club import (
     BUTTON_NAME,
@@ -66,7 +66,7 @@ class ClubService:
     # ------------------------------------------------------ lookups
     async def profile(self, user_id: int) -> Profile:
         """The person's Authority, record and number of permanent partners."""
-        stats = await repo.user_stats(self.ctx.db, user_id)
+        stats = await repo_games.user_stats(self.ctx.db, user_id)
         auth = (await repo_club.authority(self.ctx.db, [user_id])).get(user_id, 0)
         partners = await repo_club.permanent_partners(self.ctx.db, user_id)
         return Profile(auth, dict(stats) if stats else None, len(partners))
@@ -76,7 +76,7 @@ class ClubService:
         rows = await repo_club.permanent_partners(self.ctx.db, user_id)
         if not rows:
             return []
-        users = await repo.get_users(self.ctx.db, [r["partner"] for r in rows])
+        users = await repo_users.get_users(self.ctx.db, [r["partner"] for r in rows])
         found = []
         for r in rows:
             user = users.get(r["partner"])
@@ -93,7 +93,7 @@ class ClubService:
         """Erase the person: rows, names in queued messages, seats in live games
         (the computer takes them), names held in memory; finished games keep
         anonymous results."""
-        live_tables = await repo.live_tables_of_user(self.ctx.db, user_id)
+        live_tables = await repo_tables.live_tables_of_user(self.ctx.db, user_id)
         for row in live_tables:
             async with self.reg.lock(row.table_id):
                 live = await self.reg.get(row.table_id)
@@ -103,7 +103,7 @@ class ClubService:
                 if seat is None:
                     continue
                 async with self.ctx.db.tx() as conn:
-                    await repo.set_seat(conn, live.table_id, seat, None)
+                    await repo_seats.set_seat(conn, live.table_id, seat, None)
                     live.seats[seat] = None
                     live.away.discard(seat)
                     live.names.pop(user_id, None)
@@ -114,7 +114,7 @@ class ClubService:
             self.play.kick(row.table_id)
         afterwords = await repo_club.open_afterwords_of(self.ctx.db, user_id)
         # The name we stored may be older than the one Telegram shows now.
-        stored = await repo.get_user(self.ctx.db, user_id)
+        stored = await repo_users.get_user(self.ctx.db, user_id)
         forms = name_forms(
             {name, stored.first_name if stored else ""},
             {username, stored.username if stored else None},

@@ -19,7 +19,7 @@ from bot.model import LiveTable
 from bot.services.live import Registry
 from bot.services.render import publish
 from bot.services.thinking import RULE_PLAYER, Thinkers
-from bot.storage import repo
+from bot.storage import repo_tables
 from bot.tasks import cancel_and_wait
 from bot.views.outcome import Change, Hands
 from engine import Game, view
@@ -149,7 +149,7 @@ class Computer:
         let the computer seats continue."""
         if self._searches:
             self.thinkers.warm()
-        for row in await repo.tables_with_status(self.ctx.db, "playing"):
+        for row in await repo_tables.tables_with_status(self.ctx.db, "playing"):
             live = await self.reg.get(row.table_id)
             if live is None or live.game is None:
                 continue

@@ -19,7 +19,7 @@ from bot.model import LiveTable, VoterOut
 from bot.pace import is_daily, next_reminder
 from bot.services.moves import Moves
 from bot.services.render import publish
-from bot.storage import repo
+from bot.storage import repo_games, repo_moves, repo_seats, repo_users
 from bot.storage.db import Conn
 from bot.views.outcome import Change, Event, Pinged, Reminded, TimedOut
 
@@ -47,16 +47,16 @@ class Deadlines:
         self.votes = votes
         self._ping_after = self.ctx.settings.turn_ping_after
 
-    async def on_deadline(self, d: repo.Deadline, now: float) -> None:
+    async def on_deadline(self, d: repo_moves.Deadline, now: float) -> None:
         """A reminder or a missed move, as the deadline loop found it due."""
-        table_id = await repo.game_table(self.ctx.db, d.game_id)
+        table_id = await repo_games.game_table(self.ctx.db, d.game_id)
         if table_id is None:
             async with self.ctx.db.tx() as conn:
-                await repo.clear_deadline(conn, d.game_id)
+                await repo_moves.clear_deadline(conn, d.game_id)
             return
         async with self.reg.lock(table_id):
             live = await self.reg.get(table_id)
-            current = await repo.get_deadline(self.ctx.db, d.game_id)
+            current = await repo_moves.get_deadline(self.ctx.db, d.game_id)
             if current is None or (current.seq, current.seat, current.due_at) != (
                 d.seq,
                 d.seat,
@@ -73,7 +73,7 @@ class Deadlines:
                 or g.to_move != d.seat
             ):
                 async with self.ctx.db.tx() as conn:
-                    await repo.clear_deadline(conn, d.game_id)
+                    await repo_moves.clear_deadline(conn, d.game_id)
                 return
             if now < d.due_at:
                 await self._remind(live, d)
@@ -81,7 +81,7 @@ class Deadlines:
                 await self._timeout(live, d.seat)
         self.ctx.changed()
 
-    async def _remind(self, live: LiveTable, d: repo.Deadline) -> None:
+    async def _remind(self, live: LiveTable, d: repo_moves.Deadline) -> None:
         """Daily: a reminder line. Real time: a ping that goes when they move
         (none for people who asked for /quiet)."""
         sent = d.reminders + 1
@@ -90,7 +90,7 @@ class Deadlines:
             await self._remind_voters(live, d, sent, after)
             return
         uid = live.seats[d.seat]
-        user = await repo.get_user(self.ctx.db, uid) if uid is not None else None
+        user = await repo_users.get_user(self.ctx.db, uid) if uid is not None else None
         reminded: Event | None = None
         if uid is not None and d.seat not in live.blocked:
             left = d.due_at - self.ctx.clock.now()
@@ -99,21 +99,21 @@ class Deadlines:
             elif user is None or not user.quiet:
                 reminded = Pinged(d.seat, left)
         async with self.ctx.db.tx() as conn:
-            await repo.reminder_sent(conn, d.game_id, sent, after)
+            await repo_moves.reminder_sent(conn, d.game_id, sent, after)
             if isinstance(reminded, Pinged):
                 live.pinged = d.seat  # its ping goes once the seat has moved
             events = () if reminded is None else (reminded,)
             await publish(conn, self.reg, live, Change(events, table=True))
 
     async def _remind_voters(
-        self, live: LiveTable, d: repo.Deadline, sent: int, after: float | None
+        self, live: LiveTable, d: repo_moves.Deadline, sent: int, after: float | None
     ) -> None:
         """A claim's vote runs to this deadline: the voters who have not
         answered are reminded, not the claimer (who cannot move meanwhile);
         in real time only with a third of the time left (the early ping is
         for a mover, and the voters have just been asked)."""
         async with self.ctx.db.tx() as conn:
-            await repo.reminder_sent(conn, d.game_id, sent, after)
+            await repo_moves.reminder_sent(conn, d.game_id, sent, after)
         # Recorded first: a crash in between costs a reminder, never doubles one.
         if is_daily(live.pace) or after is None:
             await self.votes.remind(live, d.due_at - self.ctx.clock.now())
@@ -132,10 +132,10 @@ class Deadlines:
 
         async def record(conn: Conn) -> None:
             live.timeouts[seat] = missed
-            await repo.set_timeouts(conn, live.table_id, seat, missed)
+            await repo_moves.set_timeouts(conn, live.table_id, seat, missed)
             if away:
                 live.away.add(seat)
-                await repo.set_away(conn, live.table_id, seat, True)
+                await repo_seats.set_away(conn, live.table_id, seat, True)
 
         told = (TimedOut(seat, action, away),)
         await self.moves.commit(live, seat, action, None, extra=record, events=told)

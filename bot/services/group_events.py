@@ -13,7 +13,7 @@ from bot.model import LiveTable, Pause
 from bot.outbox import enqueue_send, forget_key
 from bot.services import render
 from bot.services.tables import TableService
-from bot.storage import repo, repo_calls
+from bot.storage import repo_calls, repo_tables
 from bot.storage.db import Conn
 from bot.views.common import Tr
 from bot.views.pauses import paused_private, resumed_note, resumed_private
@@ -34,13 +34,13 @@ class GroupEvents:
         """The group removed the bot. Its running games are kept and wait (no
         deadlines, no computer moves, presses refused) until the bot is back;
         the players learn why in private, since the group cannot be written to."""
-        for row in await repo.live_tables_in_chat(self.ctx.db, chat_id):
+        for row in await repo_tables.live_tables_in_chat(self.ctx.db, chat_id):
             await self._pause(row.table_id, Pause.BOT_REMOVED)
 
     async def topic_gone(self, chat_id: int, thread_id: int, deleted: bool) -> None:
         """The table's forum topic was closed (or deleted): its game waits, as
         when the bot is removed, until the topic is open again."""
-        row = await repo.live_table(self.ctx.db, chat_id, thread_id)
+        row = await repo_tables.live_table(self.ctx.db, chat_id, thread_id)
         if row is not None and thread_id:
             await self._pause(row.table_id, Pause.TOPIC_DELETED if deleted else Pause.TOPIC_CLOSED)
 
@@ -53,7 +53,7 @@ class GroupEvents:
             live.paused = reason
             try:
                 async with self.ctx.db.tx() as conn:
-                    await repo.update_table(conn, live.table_id, paused=int(reason))
+                    await repo_tables.update_table(conn, live.table_id, paused=int(reason))
                     await self.play.schedule(conn, live)
                     if not before:
                         await self._tell_players(conn, live, paused_private)
@@ -66,12 +66,12 @@ class GroupEvents:
     async def bot_added(self, chat_id: int) -> None:
         """Added back: a paused game goes on from where it stopped, with a fresh
         table message at the bottom of the chat; an open table is shown again."""
-        for row in await repo.live_tables_in_chat(self.ctx.db, chat_id):
+        for row in await repo_tables.live_tables_in_chat(self.ctx.db, chat_id):
             await self._resume(row.table_id, topic=False)
 
     async def topic_reopened(self, chat_id: int, thread_id: int) -> None:
         """The table's topic is open again: its game goes on."""
-        row = await repo.live_table(self.ctx.db, chat_id, thread_id)
+        row = await repo_tables.live_table(self.ctx.db, chat_id, thread_id)
         if row is not None and thread_id:
             await self._resume(row.table_id, topic=True)
 
@@ -93,7 +93,7 @@ class GroupEvents:
                     if fresh:
                         await forget_key(conn, render.table_key(live.table_id))
                     if before:
-                        await repo.update_table(conn, live.table_id, paused=0)
+                        await repo_tables.update_table(conn, live.table_id, paused=0)
                         await self.play.schedule(conn, live)
                         note = resumed_note(self.reg.tr_group(live), topic)
                         await render.group_note(conn, live, note)
@@ -130,14 +130,14 @@ class GroupEvents:
         chat's messages cannot be edited there. Called again for the same move
         (another call to the old id), it edits that one message, never a second."""
         async with self.ctx.db.tx() as conn:
-            await repo.move_tables_to_chat(conn, old, new)
+            await repo_tables.move_tables_to_chat(conn, old, new)
             await repo_calls.move_chat(conn, old, new)
         for table_id in self.reg.cached_in_chat(old):
             async with self.reg.lock(table_id):
                 live = self.reg.cached(table_id)
                 if live is not None and live.chat_id == old:
                     live.chat_id = new
-        for row in await repo.live_tables_in_chat(self.ctx.db, new):
+        for row in await repo_tables.live_tables_in_chat(self.ctx.db, new):
             async with self.reg.lock(row.table_id):
                 live = await self.reg.get(row.table_id)
                 if live is None or live.chat_id != new or live.ended:

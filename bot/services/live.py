@@ -25,7 +25,16 @@ from bot.i18n import Texts
 from bot.model import LiveTable, Pause, TableStatus, rules_from_json
 from bot.pace import is_daily
 from bot.services.errors import UserError
-from bot.storage import repo, repo_claims, repo_club, repo_teaching
+from bot.storage import (
+    repo_claims,
+    repo_club,
+    repo_games,
+    repo_moves,
+    repo_seats,
+    repo_tables,
+    repo_teaching,
+    repo_users,
+)
 from bot.storage.db import Database
 from bot.views.messages import Scene
 from engine import Game
@@ -158,11 +167,11 @@ class Registry:
             if live.ended:
                 self._tables[table_id] = self._tables.pop(table_id)  # asked for last
             return live
-        row = await repo.get_table(self.ctx.db, table_id)
+        row = await repo_tables.get_table(self.ctx.db, table_id)
         if row is None:
             return None
         rules = rules_from_json(row.rules_json)
-        seats = await repo.get_seats(self.ctx.db, table_id)
+        seats = await repo_seats.get_seats(self.ctx.db, table_id)
         live = LiveTable(
             table_id=row.table_id,
             chat_id=row.chat_id,
@@ -178,12 +187,12 @@ class Registry:
             hints=row.hints,
             ai_level=row.ai_level or self.ctx.settings.ai_level,
         )
-        live.away = await repo.get_away(self.ctx.db, table_id)
-        live.timeouts = await repo.get_timeouts(self.ctx.db, table_id)
+        live.away = await repo_seats.get_away(self.ctx.db, table_id)
+        live.timeouts = await repo_moves.get_timeouts(self.ctx.db, table_id)
         if row.status != "open":
-            game_row = await repo.last_game(self.ctx.db, table_id)
+            game_row = await repo_games.last_game(self.ctx.db, table_id)
             if game_row is not None:
-                actions = await repo.game_actions(self.ctx.db, game_row.game_id)
+                actions = await repo_moves.game_actions(self.ctx.db, game_row.game_id)
                 live.rules = rules_from_json(game_row.rules_json)
                 live.game_id = game_row.game_id
                 live.game = Game.replay(live.rules, game_row.seed, actions, game_row.first_dealer)
@@ -191,11 +200,11 @@ class Registry:
                     live.hint_counts = await repo_teaching.hint_counts(
                         self.ctx.db, game_row.game_id
                     )
-                live.looked = await repo.looked_seats(
+                live.looked = await repo_moves.looked_seats(
                     self.ctx.db, game_row.game_id, live.game.hand_no
                 )
                 live.claims, live.claim_vote = await repo_claims.load(self.ctx.db, game_row.game_id)
-                deadline = await repo.get_deadline(self.ctx.db, game_row.game_id)
+                deadline = await repo_moves.get_deadline(self.ctx.db, game_row.game_id)
                 live.due_at = deadline.due_at if deadline else None
                 if deadline is not None and deadline.reminders and not is_daily(live.pace):
                     live.pinged = deadline.seat
@@ -215,7 +224,7 @@ class Registry:
 
     async def refresh_names(self, live: LiveTable) -> None:
         ids = [uid for uid in live.seats if uid is not None]
-        users = await repo.get_users(self.ctx.db, ids)
+        users = await repo_users.get_users(self.ctx.db, ids)
         live.authority = await repo_club.authority(self.ctx.db, ids)
         live.blocked = set()
         for seat, uid in enumerate(live.seats):
@@ -232,12 +241,12 @@ class Registry:
 
     async def live_in(self, chat_id: int, thread_id: int = 0) -> LiveTable | None:
         """The open or running table of a group's topic (0: the group, or General)."""
-        row = await repo.live_table(self.ctx.db, chat_id, thread_id)
+        row = await repo_tables.live_table(self.ctx.db, chat_id, thread_id)
         return await self.get(row.table_id) if row else None
 
     async def latest_in(self, chat_id: int, thread_id: int = 0) -> LiveTable | None:
         """The live table, else the last finished one: lookups work after the end too."""
-        row = await repo.latest_table(self.ctx.db, chat_id, thread_id)
+        row = await repo_tables.latest_table(self.ctx.db, chat_id, thread_id)
         return await self.get(row.table_id) if row else None
 
     def tr_group(self, live: LiveTable) -> partial[str]:

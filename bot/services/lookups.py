@@ -13,7 +13,7 @@ from bot.model import LiveTable, Place
 from bot.outbox import enqueue_send
 from bot.services.errors import UserError
 from bot.services.live import Registry
-from bot.storage import repo
+from bot.storage import repo_games, repo_tables, repo_users
 from bot.views.common import public
 from bot.views.lookups import KINDS, Found, PastGame
 from engine.rules import CLASSIC, Rules
@@ -29,7 +29,7 @@ class LookupService:
         """A lookup command: in a group about the table of its topic, in the
         private chat about every running game of the user."""
         if private:
-            rows = await repo.live_tables_of_user(self.ctx.db, user_id)
+            rows = await repo_tables.live_tables_of_user(self.ctx.db, user_id)
             found = [await self.reg.get(row.table_id) for row in rows]
         else:
             found = [await self.reg.latest_in(place.chat_id, place.thread_id)]
@@ -53,7 +53,7 @@ class LookupService:
     async def send_private(self, user_id: int, text: str) -> None:
         """A lookup's answer too long for a pop-up, to the person's private
         chat; refused until they have started the bot."""
-        user = await repo.get_user(self.ctx.db, user_id)
+        user = await repo_users.get_user(self.ctx.db, user_id)
         if user is None or not user.started or user.blocked:
             raise UserError("lookup-start-first", bot=self.ctx.bot_username)
         async with self.ctx.db.tx() as conn:
@@ -73,7 +73,7 @@ class LookupService:
     # --------------------------------------------------- group / user
     async def history(self, place: Place) -> list[PastGame]:
         """The group's (its topic's) last five finished games."""
-        rows = await repo.finished_games(self.ctx.db, place.chat_id, place.thread_id, limit=5)
+        rows = await repo_games.finished_games(self.ctx.db, place.chat_id, place.thread_id, limit=5)
         games = []
         for row in rows:
             live = await self.reg.get(row["table_id"])
@@ -86,7 +86,7 @@ class LookupService:
 
     async def stats(self, user_id: int) -> dict[str, Any] | None:
         """The person's games, wins, contracts and nils (None: none stored)."""
-        row = await repo.user_stats(self.ctx.db, user_id)
+        row = await repo_games.user_stats(self.ctx.db, user_id)
         return dict(row) if row is not None else None
 
     async def rules_in_chat(self, place: Place) -> tuple[Rules, bool]:

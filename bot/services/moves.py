@@ -23,7 +23,7 @@ from bot.services.errors import UserError, paused_error
 from bot.services.live import Ctx, Registry, undone_on_failure
 from bot.services.render import buried, publish
 from bot.services.stats import game_results
-from bot.storage import repo
+from bot.storage import repo_games, repo_moves, repo_tables
 from bot.storage.db import Conn
 from bot.views.hand import blind_pending
 from bot.views.outcome import Change, Event, GameOver, HandClosed, Hands, PingDone
@@ -65,7 +65,7 @@ async def schedule_turn(ctx: Ctx, conn: Conn, live: LiveTable, left: float | Non
     assert g is not None and live.game_id is not None
     mover_waits = live.is_computer(g.to_move) and not live.voting
     if live.status != "playing" or g.finished or live.paused or mover_waits:
-        await repo.clear_deadline(conn, live.game_id)
+        await repo_moves.clear_deadline(conn, live.game_id)
         live.due_at = None
         return
     now = ctx.clock.now()
@@ -73,9 +73,9 @@ async def schedule_turn(ctx: Ctx, conn: Conn, live: LiveTable, left: float | Non
     times = reminder_times(live.pace, due - live.pace, due, ctx.settings.turn_ping_after)
     sent = next((i for i, t in enumerate(times) if t > now), len(times))
     remind = times[sent] if sent < len(times) else None
-    await repo.set_deadline(conn, live.game_id, len(g.actions), g.to_move, due, remind)
+    await repo_moves.set_deadline(conn, live.game_id, len(g.actions), g.to_move, due, remind)
     if sent:
-        await repo.reminder_sent(conn, live.game_id, sent, remind)
+        await repo_moves.reminder_sent(conn, live.game_id, sent, remind)
     live.due_at = due
 
 
@@ -106,10 +106,10 @@ class Moves:
         seed = secrets.randbits(62)
         game = Game(live.rules, seed)
         async with self.ctx.db.tx() as conn:
-            game_id = await repo.create_game(
+            game_id = await repo_games.create_game(
                 conn, live.table_id, seed, rules_to_json(live.rules), game.first_dealer
             )
-            await repo.update_table(conn, live.table_id, status="playing")
+            await repo_tables.update_table(conn, live.table_id, status="playing")
             live.status = TableStatus.PLAYING
             live.game_id = game_id
             live.game = game
@@ -153,7 +153,7 @@ class Moves:
         button is stale."""
         if live.game_id is None or not 0 <= seq < live.seq:
             return False
-        made = await repo.action_at(self.ctx.db, live.game_id, seq)
+        made = await repo_moves.action_at(self.ctx.db, live.game_id, seq)
         return made == (seat, action, user_id)
 
     async def look(self, table_id: int, user_id: int) -> None:
@@ -167,7 +167,7 @@ class Moves:
                 return
             assert live.game is not None and live.game_id is not None
             async with self.ctx.db.tx() as conn:
-                await repo.add_look(conn, live.game_id, live.game.hand_no, seat)
+                await repo_moves.add_look(conn, live.game_id, live.game.hand_no, seat)
                 live.looked.add(seat)
                 await publish(conn, self.reg, live, Change(hands=Hands(only=frozenset({seat}))))
         self.ctx.changed()
@@ -241,11 +241,13 @@ class Moves:
         repost = await buried(self.reg, live) if new_hand and not after.finished else None
         with undone_on_failure(live, duplicate="err-stale"):
             async with self.ctx.db.tx() as conn:
-                await repo.append_action(conn, live.game_id, len(g.actions), seat, action, user_id)
+                await repo_moves.append_action(
+                    conn, live.game_id, len(g.actions), seat, action, user_id
+                )
                 live.game = after
                 if user_id is not None and live.timeouts.get(seat):
                     live.timeouts.pop(seat)
-                    await repo.set_timeouts(conn, live.table_id, seat, 0)
+                    await repo_moves.set_timeouts(conn, live.table_id, seat, 0)
                 if extra is not None:
                     await extra(conn)
                 told = list(events)
@@ -277,10 +279,10 @@ class Moves:
         """The game's end written: its result, each seat's record, the table closed."""
         g = live.game
         assert g is not None and live.game_id is not None
-        await repo.end_game(conn, live.game_id, "finished", g.winner, json.dumps(g.totals))
+        await repo_games.end_game(conn, live.game_id, "finished", g.winner, json.dumps(g.totals))
         results = game_results(live)
-        await repo.save_results(conn, live.game_id, results)
-        await repo.update_table(conn, live.table_id, status="finished")
+        await repo_games.save_results(conn, live.game_id, results)
+        await repo_tables.update_table(conn, live.table_id, status="finished")
         live.status = TableStatus.FINISHED
         live.due_at = None
         return tuple(results)

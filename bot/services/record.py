@@ -14,7 +14,7 @@ from bot.model import LiveTable, Place
 from bot.outbox import enqueue_send
 from bot.services.errors import UserError
 from bot.services.live import Registry
-from bot.storage import repo, repo_record
+from bot.storage import repo_record, repo_users
 from bot.views.record import record_app_button, record_text
 from engine import EngineError
 from engine.record import HandRecord, hand_record, hands_finished
@@ -75,7 +75,7 @@ class RecordService:
 
     async def _send(self, live: LiveTable, hand_no: int, user_id: int, locale: str) -> str:
         rec = self.record(live, hand_no)
-        user = await repo.get_user(self.ctx.db, user_id)
+        user = await repo_users.get_user(self.ctx.db, user_id)
         if user is None or not user.started or user.blocked:
             raise UserError("lookup-start-first", bot=self.ctx.bot_username)
         tr = self.reg.tr_user(user_id, locale)

@@ -20,7 +20,7 @@ from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.seats import MemberCheck
 from bot.services.tables import Opening, Person, TableService
-from bot.storage import repo, repo_calls
+from bot.storage import repo_calls, repo_tables
 
 
 class RematchService:
@@ -33,7 +33,7 @@ class RematchService:
     async def rematch_from_private(self, table_id: int, person: Person) -> LiveTable:
         """Pressed under the game's end in a player's own chat: the same
         rematch as the group's button, in the finished table's group."""
-        row = await repo.get_table(self.ctx.db, table_id)
+        row = await repo_tables.get_table(self.ctx.db, table_id)
         if row is None:
             raise UserError("err-stale")
         return await self.rematch(table_id, row.chat_id, person)
@@ -42,7 +42,7 @@ class RematchService:
         """Pressed in group ``chat_id`` on finished table ``table_id``'s
         result: by someone who sat there and is still in the group, or an
         admin of the group."""
-        row = await repo.get_table(self.ctx.db, table_id)
+        row = await repo_tables.get_table(self.ctx.db, table_id)
         if row is None or row.chat_id != chat_id or row.status != "finished":
             raise UserError("err-stale")
         old = await self.reg.get(table_id)

@@ -16,7 +16,7 @@ from bot.model import LiveTable, Place, TableStatus
 from bot.services import render
 from bot.services.errors import UserError
 from bot.services.tables import Person, TableService
-from bot.storage import repo, repo_calls, repo_club
+from bot.storage import repo_calls, repo_club, repo_seats, repo_tables, repo_users
 
 #: Asks Telegram whether a user is in a group now: (chat, user) -> True/False,
 #: None when there is no answer (:class:`bot.services.membership.Members`).
@@ -42,16 +42,16 @@ class SeatService:
         self.play = tables.play
         self.is_member = is_member
 
-    def join_link(self, row: repo.TableRow, seat: int) -> str:
+    def join_link(self, row: repo_tables.TableRow, seat: int) -> str:
         """The deep link that seats someone after Start: it carries the
         table's secret key, which its number does not give away."""
         table, key = row.table_id, row.join_key
         return f"https://t.me/{self.ctx.bot_username}?start=join_{table}_{seat}_{key}"
 
-    async def _seat_row(self, table_id: int) -> repo.TableRow:
+    async def _seat_row(self, table_id: int) -> repo_tables.TableRow:
         """The table's row while it is open or playing (read without loading
         its game); the generic refusal otherwise."""
-        row = await repo.get_table(self.ctx.db, table_id)
+        row = await repo_tables.get_table(self.ctx.db, table_id)
         if row is None or row.status not in (TableStatus.OPEN, TableStatus.PLAYING):
             raise UserError(UNAVAILABLE)
         return row
@@ -83,7 +83,7 @@ class SeatService:
             raise UserError(UNAVAILABLE)
         if member is None:
             raise UserError("err-member-unknown")
-        user = await repo.get_user(self.ctx.db, person.user_id)
+        user = await repo_users.get_user(self.ctx.db, person.user_id)
         if user is None or not user.started or user.blocked:
             return self.join_link(row, 0)
         return await self._take_free_seat(table_id, -1, person)
@@ -111,7 +111,7 @@ class SeatService:
                 return None
             if holder is not None:
                 raise UserError("err-seat-taken")
-            user = await repo.get_user(self.ctx.db, person.user_id)
+            user = await repo_users.get_user(self.ctx.db, person.user_id)
             if user is None or not user.started or user.blocked:
                 return self.join_link(row, seat)
             seat = await self._partner_seat(live, person.user_id, seat)
@@ -164,11 +164,11 @@ class SeatService:
             if user_id is not None:
                 old = live.seat_of(user_id)
                 if old is not None:
-                    await repo.set_seat(conn, live.table_id, old, None)
+                    await repo_seats.set_seat(conn, live.table_id, old, None)
                     live.seats[old] = None
                 if person is not None:
                     live.names[user_id] = person.first_name
-            await repo.set_seat(conn, live.table_id, seat, user_id)
+            await repo_seats.set_seat(conn, live.table_id, seat, user_id)
             live.seats[seat] = user_id
             await render.table_message(
                 conn, self.reg, live, self.tables.options_shown(live.table_id)
@@ -197,7 +197,7 @@ class SeatService:
             if seat is None or seat in live.away:
                 raise UserError("err-not-at-table")
             async with self.ctx.db.tx() as conn:
-                await repo.set_away(conn, live.table_id, seat, True)
+                await repo_seats.set_away(conn, live.table_id, seat, True)
                 live.away.add(seat)
                 await self.play.schedule(conn, live)
                 await render.table_message(conn, self.reg, live)

@@ -13,7 +13,7 @@ from bot.services.errors import UserError
 from bot.services.live import Registry
 from bot.services.play import PlayService
 from bot.services.render import publish, table_message
-from bot.storage import repo, repo_club, repo_tail
+from bot.storage import repo_club, repo_games, repo_seats, repo_tables, repo_tail, repo_users
 from bot.storage.db import Conn
 from bot.views.messages import table_key
 from bot.views.outcome import Called, Cancelled, Change, Repost
@@ -81,17 +81,17 @@ class TableService:
 
     async def remember(self, person: Person, started: bool = False) -> None:
         async with self.ctx.db.tx() as conn:
-            await repo.upsert_user(
+            await repo_users.upsert_user(
                 conn, person.user_id, person.first_name, person.username, person.lang, started
             )
         self.reg.langs[person.user_id] = person.lang
 
     async def toggle_quiet(self, user_id: int) -> bool:
         """``/quiet``: "your turn" pings off, or on again; True when now quiet."""
-        user = await repo.get_user(self.ctx.db, user_id)
+        user = await repo_users.get_user(self.ctx.db, user_id)
         quiet = not (user.quiet if user else False)
         async with self.ctx.db.tx() as conn:
-            await repo.set_quiet(conn, user_id, quiet)
+            await repo_users.set_quiet(conn, user_id, quiet)
         return quiet
 
     # --------------------------------------------------------------- open
@@ -134,7 +134,7 @@ class TableService:
         A unique index may refuse the row (``sqlite3.IntegrityError``, e.g.
         a second rematch of one table): nothing is written then."""
         wanted = [uid for uid in opening.seats if uid is not None]
-        users = await repo.get_users(self.ctx.db, wanted)
+        users = await repo_users.get_users(self.ctx.db, wanted)
         can_write = {uid for uid, u in users.items() if u.started and not u.blocked}
         players = opening.rules.players
         seats = [uid if uid in can_write else None for uid in opening.seats[:players]]
@@ -145,10 +145,10 @@ class TableService:
         authority = await repo_club.authority(self.ctx.db, list(names))
         async with self.ctx.db.tx() as conn:
             if person is not None:
-                await repo.upsert_user(
+                await repo_users.upsert_user(
                     conn, person.user_id, person.first_name, person.username, person.lang
                 )
-            table_id = await repo.create_table(
+            table_id = await repo_tables.create_table(
                 conn,
                 opening.place.chat_id,
                 opening.title,
@@ -165,10 +165,10 @@ class TableService:
                 extra["hints"] = 1
             if opening.rematch_of is not None:
                 extra["rematch_of"] = opening.rematch_of
-            await repo.update_table(conn, table_id, **extra)
+            await repo_tables.update_table(conn, table_id, **extra)
             for seat, uid in enumerate(seats):
                 if uid is not None:
-                    await repo.set_seat(conn, table_id, seat, uid)
+                    await repo_seats.set_seat(conn, table_id, seat, uid)
             # The table as it will be read back once committed: shown, and
             # its calls made, in this same transaction.
             shown = LiveTable(
@@ -201,7 +201,7 @@ class TableService:
         """The open table pressed in its own group ``chat_id``: a table of
         another chat (or none) is "stale" before anything tells its state
         (read from its row: a forged press loads no other chat's game)."""
-        row = await repo.get_table(self.ctx.db, table_id)
+        row = await repo_tables.get_table(self.ctx.db, table_id)
         if row is None or row.chat_id != chat_id:
             raise UserError("err-stale")
         return await self.open_table(table_id)
@@ -291,7 +291,7 @@ class TableService:
         setattr(live, field, value)
         try:
             async with self.ctx.db.tx() as conn:
-                await repo.update_table(conn, live.table_id, **{field: stored})
+                await repo_tables.update_table(conn, live.table_id, **{field: stored})
                 await table_message(conn, self.reg, live, self.options_shown(live.table_id))
         except BaseException:
             setattr(live, field, before)
@@ -312,10 +312,10 @@ class TableService:
     async def _set_rules(self, live: LiveTable, rules: Rules) -> None:
         async with self.ctx.db.tx() as conn:
             if rules.players != live.players:
-                await repo.resize_seats(conn, live.table_id, rules.players)
+                await repo_seats.resize_seats(conn, live.table_id, rules.players)
                 live.seats = (live.seats + [None] * rules.players)[: rules.players]
             live.rules = rules
-            await repo.update_table(
+            await repo_tables.update_table(
                 conn, live.table_id, rules_json=rules_to_json(rules), players=rules.players
             )
             await table_message(conn, self.reg, live, live.table_id in self._options_open)
@@ -348,7 +348,7 @@ class TableService:
         cancel, or (``cancel=False``) keep playing. Only in the table's own
         group, by its creator or an admin of that group (the data can be
         forged from any chat, where the presser may well be an admin)."""
-        row = await repo.get_table(self.ctx.db, table_id)
+        row = await repo_tables.get_table(self.ctx.db, table_id)
         # Another chat's table, whatever its state, is answered as no table.
         if row is None or row.chat_id != chat_id:
             raise UserError("err-stale")
@@ -368,9 +368,9 @@ class TableService:
             if not cancel:
                 return live
             async with self.ctx.db.tx() as conn:
-                await repo.update_table(conn, table_id, status="cancelled")
+                await repo_tables.update_table(conn, table_id, status="cancelled")
                 if live.game_id is not None and live.status == "playing":
-                    await repo.end_game(conn, live.game_id, "cancelled", None)
+                    await repo_games.end_game(conn, live.game_id, "cancelled", None)
                 live.status = TableStatus.CANCELLED
                 await publish(conn, self.reg, live, Change((Cancelled(),)))
             self.reg.forget(table_id)

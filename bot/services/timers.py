@@ -11,7 +11,7 @@ import logging
 from bot.services.afterword import AfterwordService
 from bot.services.deadlines import Deadlines
 from bot.services.replies import Replies
-from bot.storage import repo
+from bot.storage import repo_moves
 from bot.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
@@ -38,13 +38,13 @@ class Timers:
     async def credit_downtime(self) -> float:
         """Move every deadline by the time the bot was not running."""
         clock = self.ctx.clock
-        last = await repo.get_meta(self.ctx.db, HEARTBEAT)
+        last = await repo_moves.get_meta(self.ctx.db, HEARTBEAT)
         now = clock.now()
         shift = max(0.0, now - float(last)) if last else 0.0
         async with self.ctx.db.tx() as conn:
             if shift > 0:
-                await repo.shift_deadlines(conn, shift)
-            await repo.set_meta(conn, HEARTBEAT, repr(now))
+                await repo_moves.shift_deadlines(conn, shift)
+            await repo_moves.set_meta(conn, HEARTBEAT, repr(now))
         if shift > 0:
             log.info("deadlines moved by %.0f s of downtime", shift)
         return shift
@@ -52,7 +52,7 @@ class Timers:
     async def beat(self) -> None:
         """Record that the bot is alive now (also on a clean shutdown)."""
         async with self.ctx.db.tx() as conn:
-            await repo.set_meta(conn, HEARTBEAT, repr(self.ctx.clock.now()))
+            await repo_moves.set_meta(conn, HEARTBEAT, repr(self.ctx.clock.now()))
 
     async def run(self) -> None:
         clock = self.ctx.clock
@@ -64,13 +64,13 @@ class Timers:
             now = clock.now()
             if now - last_beat >= self.heartbeat_every:
                 async with self.ctx.db.tx() as conn:
-                    await repo.set_meta(conn, HEARTBEAT, repr(now))
+                    await repo_moves.set_meta(conn, HEARTBEAT, repr(now))
                 last_beat = now
             wait = self.heartbeat_every
             for due in (await self.afterword.close_due(now), await self.replies.expire_due(now)):
                 if due is not None:
                     wait = min(wait, due - now)
-            nxt = await repo.next_deadline(self.ctx.db)
+            nxt = await repo_moves.next_deadline(self.ctx.db)
             if nxt is not None:
                 moment = min(nxt.due_at, nxt.remind_at or nxt.due_at)
                 log.debug("next deadline: game %s in %.0f s", nxt.game_id, moment - now)

@@ -20,6 +20,12 @@ lock (a backup, ``sqlite3`` in a shell) is waited out for up to
 :meth:`Database.open` takes the one-process-per-database lock
 (``process_lock.py``) and sets the pragmas; the schema is brought up to date
 by the caller (``migrations.apply_migrations``, which the app runs at start).
+
+Statements: :class:`Statements` are those of the connection, each awaited
+(what the functions given to :meth:`Database.run`/:meth:`Database.run_tx`
+use); :class:`Conn` those of one transaction of :meth:`Database.tx`, which
+the queries (``repo_*.py``) write through (:func:`defer`, :func:`statement`);
+:func:`storable` says whether a number can be a row's id at all.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,7 +41,6 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.storage.process_lock import ProcessLock, database_file
-from bot.storage.statements import Args, Statements
 
 __all__ = [
     "Args",
@@ -45,6 +50,7 @@ __all__ = [
     "Statements",
     "defer",
     "statement",
+    "storable",
 ]
 
 log = logging.getLogger(__name__)
@@ -55,6 +61,17 @@ logging.getLogger("aiosqlite").setLevel(logging.INFO)
 T = TypeVar("T")
 
 _BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+Args = Sequence[Any] | Mapping[str, Any]
+
+# SQLite integers are 64-bit; an id from a button or command beyond that range
+# cannot name a row (and would make sqlite3 raise OverflowError).
+_MIN_ID, _MAX_ID = -(2**63), 2**63 - 1
+
+
+def storable(n: int) -> bool:
+    """Whether ``n`` fits an SQLite INTEGER, i.e. could be the id of a row."""
+    return _MIN_ID <= n <= _MAX_ID
 
 
 class DatabaseBusyError(sqlite3.OperationalError):
@@ -70,6 +87,48 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
 
 def _closed_error() -> sqlite3.ProgrammingError:
     return sqlite3.ProgrammingError("Cannot operate on a closed database.")
+
+
+class Statements:
+    """Statements on the database's connection, each one trip to its thread;
+    rows are ``sqlite3.Row``. Only the holder of the database lock has one
+    (inside :meth:`Database.run_tx`, :meth:`Database.run` or ``tx()``), so
+    they never interleave with another coroutine's."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def statement(self, sql: str, args: Args = ()) -> tuple[int, int]:
+        """Run one statement: ``(lastrowid or 0, rowcount)``."""
+        cur = await self._conn.execute(sql, args)
+        try:
+            return cur.lastrowid or 0, cur.rowcount
+        finally:
+            await cur.close()
+
+    async def execute(self, sql: str, args: Args = ()) -> int:
+        """Run one statement; the rows it changed."""
+        return (await self.statement(sql, args))[1]
+
+    async def executemany(self, sql: str, rows: Sequence[Args]) -> int:
+        """Run one statement for each of ``rows``; the rows they changed."""
+        cur = await self._conn.executemany(sql, rows)
+        try:
+            return cur.rowcount
+        finally:
+            await cur.close()
+
+    async def fetchall(self, sql: str, args: Args = ()) -> list[sqlite3.Row]:
+        """Every row of a query."""
+        return list(await self._conn.execute_fetchall(sql, args))
+
+    async def fetchone(self, sql: str, args: Args = ()) -> sqlite3.Row | None:
+        """The first row of a query (None: no row)."""
+        for row in await self._conn.execute_fetchall(sql, args):
+            return row
+        return None
 
 
 class Conn(Statements):

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import time
 
-from bot.storage.db import Conn
-from bot.storage.statements import Statements
+from bot.storage.db import Conn, Statements
 
 # Handled updates are remembered this long: enough to recognise a copy sent
 # again after a crash (Telegram resends only what was not yet confirmed).

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage.db import Conn, Database, statement
-from bot.storage.sql import execute, storable
+from bot.storage.db import Conn, Database, defer, statement, storable
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +46,7 @@ async def unsubscribe(conn: Conn, chat_id: int, user_id: int) -> bool:
 
 async def drop_chat(conn: Conn, chat_id: int) -> None:
     """The bot is no longer in the group: nobody is called to it any more."""
-    await execute(conn, "DELETE FROM call_me WHERE chat_id=?", (chat_id,))
+    await defer(conn, "DELETE FROM call_me WHERE chat_id=?", (chat_id,))
 
 
 async def next_callee(conn: Conn, chat_id: int, called_before: float, after: int) -> Callee | None:
@@ -65,7 +64,7 @@ async def next_callee(conn: Conn, chat_id: int, called_before: float, after: int
 
 
 async def mark_called(conn: Conn, chat_id: int, user_id: int, now: float) -> None:
-    await execute(
+    await defer(
         conn,
         "UPDATE call_me SET last_called_at=? WHERE chat_id=? AND user_id=?",
         (now, chat_id, user_id),
@@ -74,8 +73,8 @@ async def mark_called(conn: Conn, chat_id: int, user_id: int, now: float) -> Non
 
 async def move_chat(conn: Conn, old: int, new: int) -> None:
     """A group became a supergroup: its subscribers follow it."""
-    await execute(conn, "UPDATE OR IGNORE call_me SET chat_id=? WHERE chat_id=?", (new, old))
-    await execute(conn, "DELETE FROM call_me WHERE chat_id=?", (old,))
+    await defer(conn, "UPDATE OR IGNORE call_me SET chat_id=? WHERE chat_id=?", (new, old))
+    await defer(conn, "DELETE FROM call_me WHERE chat_id=?", (old,))
 
 
 async def rematch_of(db: Database, table_id: int) -> int | None:

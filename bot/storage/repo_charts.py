@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import time
 
-from bot.storage.db import Conn, Database
-from bot.storage.sql import execute
+from bot.storage.db import Conn, Database, defer
 
 
 async def add_chart_job(conn: Conn, game_id: int, chat_id: int) -> None:
-    await execute(
+    await defer(
         conn,
         "INSERT OR IGNORE INTO chart_jobs(game_id, chat_id, created_at) VALUES (?, ?, ?)",
         (game_id, chat_id, time.time()),
@@ -22,4 +21,4 @@ async def chart_jobs(db: Database) -> list[tuple[int, int]]:
 
 
 async def drop_chart_job(conn: Conn, game_id: int) -> None:
-    await execute(conn, "DELETE FROM chart_jobs WHERE game_id=?", (game_id,))
+    await defer(conn, "DELETE FROM chart_jobs WHERE game_id=?", (game_id,))

@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from bot.storage.db import Conn, Database
-from bot.storage.sql import execute
+from bot.storage.db import Conn, Database, defer
 
 VOTE, PROVED, ACCEPTED, REFUSED, EXPIRED = "vote", "proved", "accepted", "refused", "expired"
 
@@ -32,7 +31,7 @@ class ClaimRow:
 
 async def add(conn: Conn, row: ClaimRow) -> None:
     """One claim; its key makes a second write of the same claim fail."""
-    await execute(
+    await defer(
         conn,
         "INSERT INTO claims(game_id, hand_no, seat, n, seq, voters, status, time_left)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -50,7 +49,7 @@ async def add(conn: Conn, row: ClaimRow) -> None:
 
 
 async def set_status(conn: Conn, row: ClaimRow, status: str) -> None:
-    await execute(
+    await defer(
         conn,
         "UPDATE claims SET status=? WHERE game_id=? AND hand_no=? AND seat=? AND n=?",
         (status, row.game_id, row.hand_no, row.seat, row.n),
@@ -59,7 +58,7 @@ async def set_status(conn: Conn, row: ClaimRow, status: str) -> None:
 
 async def add_vote(conn: Conn, row: ClaimRow, voter: int) -> None:
     """An acceptance; the key makes a second one of the same voter fail."""
-    await execute(
+    await defer(
         conn,
         "INSERT INTO claim_votes(game_id, hand_no, seat, n, voter) VALUES (?, ?, ?, ?, ?)",
         (row.game_id, row.hand_no, row.seat, row.n, voter),

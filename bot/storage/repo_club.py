@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.storage.db import Conn, Database
-from bot.storage.sql import execute, storable
+from bot.storage.db import Conn, Database, defer, storable
 
 
 def pair(a: int, b: int) -> tuple[int, int]:
@@ -15,7 +14,7 @@ def pair(a: int, b: int) -> tuple[int, int]:
 async def add_partner_game(conn: Conn, a: int, b: int, won: bool, now: float) -> bool:
     """Count a finished game together; True when this one made them permanent."""
     x, y = pair(a, b)
-    await execute(
+    await defer(
         conn,
         "INSERT INTO partners(a, b, games, wins) VALUES (?, ?, 1, ?)"
         " ON CONFLICT(a, b) DO UPDATE SET games=games+1, wins=wins+excluded.wins",
@@ -25,7 +24,7 @@ async def add_partner_game(conn: Conn, a: int, b: int, won: bool, now: float) ->
         "SELECT games, permanent_since FROM partners WHERE a=? AND b=?", (x, y)
     )
     if row is not None and row[0] >= 3 and row[1] is None:
-        await execute(conn, "UPDATE partners SET permanent_since=? WHERE a=? AND b=?", (now, x, y))
+        await defer(conn, "UPDATE partners SET permanent_since=? WHERE a=? AND b=?", (now, x, y))
         return True
     return False
 
@@ -42,7 +41,7 @@ async def permanent_partners(db: Database, user_id: int) -> list[sqlite3.Row]:
 async def open_afterword(
     conn: Conn, game_id: int, table_id: int, chat_id: int, closes_at: float
 ) -> None:
-    await execute(
+    await defer(
         conn,
         "INSERT OR IGNORE INTO afterwords(game_id, table_id, chat_id, closes_at)"
         " VALUES (?, ?, ?, ?)",
@@ -71,7 +70,7 @@ async def next_afterword_close(db: Database) -> sqlite3.Row | None:
 
 
 async def close_afterword(conn: Conn, game_id: int) -> None:
-    await execute(conn, "UPDATE afterwords SET closed=1 WHERE game_id=?", (game_id,))
+    await defer(conn, "UPDATE afterwords SET closed=1 WHERE game_id=?", (game_id,))
 
 
 async def add_gesture(

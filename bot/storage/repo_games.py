@@ -1,8 +1,9 @@
-"""Queries of the ``games`` table and the event log of its moves (``actions``),
-the cards looked at (``looks``) and the finished games' ``results``.
+"""Queries of the ``games`` table (a game begun, where it stands, its end)
+and the finished games' ``results``; the moves of a running game are
+:mod:`.repo_moves`'.
 
 Reads take the ``Database``; writes take the ``conn`` of the caller's
-transaction, so a move and its messages commit together.
+transaction, so a game's end and its messages commit together.
 """
 
 from __future__ import annotations
@@ -12,8 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.storage.db import Conn, Database
-from bot.storage.sql import execute, insert, storable
+from bot.storage.db import Conn, Database, defer, statement, storable
 
 
 @dataclass(slots=True)
@@ -42,12 +42,13 @@ def game_row(row: sqlite3.Row) -> GameRow:
 async def create_game(
     conn: Conn, table_id: int, seed: int, rules_json: str, first_dealer: int
 ) -> int:
-    return await insert(
+    game_id, _ = await statement(
         conn,
         "INSERT INTO games(table_id, seed, rules_json, first_dealer, status, started_at)"
         " VALUES (?, ?, ?, ?, 'playing', ?)",
         (table_id, seed, rules_json, first_dealer, time.time()),
     )
+    return game_id
 
 
 async def last_game(db: Database, table_id: int) -> GameRow | None:
@@ -57,37 +58,6 @@ async def last_game(db: Database, table_id: int) -> GameRow | None:
     return game_row(row) if row else None
 
 
-async def game_actions(db: Database, game_id: int) -> list[int]:
-    rows = await db.fetchall("SELECT action FROM actions WHERE game_id=? ORDER BY seq", (game_id,))
-    return [r["action"] for r in rows]
-
-
-async def action_at(db: Database, game_id: int, seq: int) -> tuple[int, int, int | None] | None:
-    """(seat, action, by_user) of move ``seq`` of a game, if it was made."""
-    row = await db.fetchone(
-        "SELECT seat, action, by_user FROM actions WHERE game_id=? AND seq=?", (game_id, seq)
-    )
-    return None if row is None else (row["seat"], row["action"], row["by_user"])
-
-
-async def append_action(
-    conn: Conn,
-    game_id: int,
-    seq: int,
-    seat: int,
-    action: int,
-    by_user: int | None,
-) -> None:
-    """The event log is the truth: (game_id, seq) is the primary key, so a
-    second writer of the same move number fails instead of forking the game."""
-    await execute(
-        conn,
-        "INSERT INTO actions(game_id, seq, seat, action, by_user, at) VALUES (?, ?, ?, ?, ?, ?)",
-        (game_id, seq, seat, action, by_user, time.time()),
-    )
-    await execute(conn, "UPDATE games SET seq=? WHERE game_id=?", (seq + 1, game_id))
-
-
 async def end_game(
     conn: Conn,
     game_id: int,
@@ -95,12 +65,12 @@ async def end_game(
     winner: int | None,
     totals_json: str | None = None,
 ) -> None:
-    await execute(
+    await defer(
         conn,
         "UPDATE games SET status=?, winner=?, finished_at=?, totals_json=? WHERE game_id=?",
         (status, winner, time.time(), totals_json, game_id),
     )
-    await execute(conn, "DELETE FROM deadlines WHERE game_id=?", (game_id,))
+    await defer(conn, "DELETE FROM deadlines WHERE game_id=?", (game_id,))
 
 
 async def game_table(db: Database, game_id: int) -> int | None:
@@ -108,23 +78,6 @@ async def game_table(db: Database, game_id: int) -> int | None:
         return None
     row = await db.fetchone("SELECT table_id FROM games WHERE game_id=?", (game_id,))
     return row["table_id"] if row else None
-
-
-# ----------------------------------------------------------------- looks
-async def looked_seats(db: Database, game_id: int, hand_no: int) -> set[int]:
-    """Seats that opened their cards this hand: they can no longer bid blind nil."""
-    rows = await db.fetchall(
-        "SELECT seat FROM looks WHERE game_id=? AND hand_no=?", (game_id, hand_no)
-    )
-    return {r["seat"] for r in rows}
-
-
-async def add_look(conn: Conn, game_id: int, hand_no: int, seat: int) -> None:
-    await execute(
-        conn,
-        "INSERT OR IGNORE INTO looks(game_id, hand_no, seat) VALUES (?, ?, ?)",
-        (game_id, hand_no, seat),
-    )
 
 
 # --------------------------------------------------------------- results
@@ -135,7 +88,7 @@ async def save_results(
 ) -> None:
     """Per seat: (seat, user, won, hands, contracts bid, made, nils bid, made)."""
     for seat, user_id, won, hands, cb, cm, nb, nm in rows:
-        await execute(
+        await defer(
             conn,
             "INSERT OR REPLACE INTO results(game_id, seat, user_id, won, hands, contracts_bid,"
             " contracts_made, nils_bid, nils_made) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

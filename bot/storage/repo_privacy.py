@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.storage.statements import Statements
+from bot.storage.db import Statements
 
 _FORGET_USER = (
     "DELETE FROM users WHERE user_id=?",

@@ -3,8 +3,7 @@ which table a group's ``/hand`` is about."""
 
 from __future__ import annotations
 
-from bot.storage.db import Conn, Database
-from bot.storage.sql import execute, storable
+from bot.storage.db import Conn, Database, defer, storable
 
 
 async def sent_at(conn: Conn, user_id: int, table_id: int, hand_no: int) -> float | None:
@@ -18,7 +17,7 @@ async def sent_at(conn: Conn, user_id: int, table_id: int, hand_no: int) -> floa
 
 
 async def mark_sent(conn: Conn, user_id: int, table_id: int, hand_no: int, now: float) -> None:
-    await execute(
+    await defer(
         conn,
         "INSERT INTO record_requests(user_id, table_id, hand_no, sent_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT(user_id, table_id, hand_no) DO UPDATE SET sent_at=excluded.sent_at",

@@ -1,20 +1,19 @@
-"""Queries of the ``seats`` table: who sits where, who left their seat to the
-computer (away), and timeouts in a row.
+"""Queries of the ``seats`` table: who sits where and who left their seat to
+the computer (away); a seat's missed moves in a row are :mod:`.repo_moves`'.
 
 Reads take the ``Database``; writes take the ``conn`` of the caller's transaction.
 """
 
 from __future__ import annotations
 
-from bot.storage.db import Conn, Database
-from bot.storage.sql import execute
+from bot.storage.db import Conn, Database, defer
 
 
 async def resize_seats(conn: Conn, table_id: int, players: int) -> None:
     """Seat count follows the rules' player count; people beyond it stand up."""
-    await execute(conn, "DELETE FROM seats WHERE table_id=? AND seat>=?", (table_id, players))
+    await defer(conn, "DELETE FROM seats WHERE table_id=? AND seat>=?", (table_id, players))
     for seat in range(players):
-        await execute(
+        await defer(
             conn,
             "INSERT OR IGNORE INTO seats(table_id, seat) VALUES (?, ?)",
             (table_id, seat),
@@ -34,25 +33,12 @@ async def get_away(db: Database, table_id: int) -> set[int]:
 
 
 async def set_away(conn: Conn, table_id: int, seat: int, away: bool) -> None:
-    await execute(
+    await defer(
         conn, "UPDATE seats SET away=? WHERE table_id=? AND seat=?", (int(away), table_id, seat)
     )
 
 
-async def get_timeouts(db: Database, table_id: int) -> dict[int, int]:
-    rows = await db.fetchall(
-        "SELECT seat, timeouts FROM seats WHERE table_id=? AND timeouts>0", (table_id,)
-    )
-    return {r["seat"]: r["timeouts"] for r in rows}
-
-
-async def set_timeouts(conn: Conn, table_id: int, seat: int, n: int) -> None:
-    await execute(
-        conn, "UPDATE seats SET timeouts=? WHERE table_id=? AND seat=?", (n, table_id, seat)
-    )
-
-
 async def set_seat(conn: Conn, table_id: int, seat: int, user_id: int | None) -> None:
-    await execute(
+    await defer(
         conn, "UPDATE seats SET user_id=? WHERE table_id=? AND seat=?", (user_id, table_id, seat)
     )

@@ -12,8 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.db import Conn, Database
-from bot.storage.sql import execute, insert, storable
+from bot.storage.db import Conn, Database, defer, statement, storable
 
 
 @dataclass(slots=True)
@@ -107,7 +106,7 @@ async def create_table(
     thread_id: int = 0,
 ) -> int:
     now = time.time()
-    table_id = await insert(
+    table_id, _ = await statement(
         conn,
         "INSERT INTO tables(chat_id, thread_id, chat_title, creator_id, status, rules_json,"
         " players, lang, created_at, updated_at, join_key)"
@@ -126,13 +125,13 @@ async def create_table(
         ),
     )
     for seat in range(players):
-        await execute(conn, "INSERT INTO seats(table_id, seat) VALUES (?, ?)", (table_id, seat))
+        await defer(conn, "INSERT INTO seats(table_id, seat) VALUES (?, ?)", (table_id, seat))
     return table_id
 
 
 async def update_table(conn: Conn, table_id: int, **fields: Any) -> None:
     cols = ", ".join(f"{k}=?" for k in fields)
-    await execute(
+    await defer(
         conn,
         f"UPDATE tables SET {cols}, updated_at=? WHERE table_id=?",
         (*fields.values(), time.time(), table_id),
@@ -144,7 +143,7 @@ async def move_tables_to_chat(conn: Conn, old: int, new: int) -> None:
 
     OR IGNORE: should the new chat already have a live table, both stay intact.
     """
-    await execute(
+    await defer(
         conn,
         "UPDATE OR IGNORE tables SET chat_id=?, updated_at=? WHERE chat_id=?",
         (new, time.time(), old),

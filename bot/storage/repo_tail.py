@@ -3,8 +3,7 @@ which message a key names, and the passing replies to delete later."""
 
 from __future__ import annotations
 
-from bot.storage.db import Conn, Database
-from bot.storage.sql import execute
+from bot.storage.db import Conn, Database, defer
 
 
 async def group_tail(db: Database, chat_id: int) -> int | None:
@@ -20,7 +19,7 @@ async def message_of(db: Database, key: str) -> int | None:
 
 
 async def add_expiring(conn: Conn, key: str, chat_id: int, delete_at: float) -> None:
-    await execute(
+    await defer(
         conn,
         "INSERT OR REPLACE INTO expiring(key, chat_id, delete_at) VALUES (?, ?, ?)",
         (key, chat_id, delete_at),
@@ -42,4 +41,4 @@ async def next_expiring(db: Database) -> float | None:
 
 async def drop_expiring(conn: Conn, keys: list[str]) -> None:
     for key in keys:
-        await execute(conn, "DELETE FROM expiring WHERE key=?", (key,))
+        await defer(conn, "DELETE FROM expiring WHERE key=?", (key,))

@@ -9,8 +9,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 
-from bot.storage.db import Conn, Database, statement
-from bot.storage.sql import execute
+from bot.storage.db import Conn, Database, defer, statement
 
 
 @dataclass(slots=True)
@@ -35,7 +34,7 @@ async def upsert_user(
     """Remember a user's name; ``started`` marks that they wrote to the bot
     privately (pressed Start), which also ends a block."""
     now = time.time()
-    await execute(
+    await defer(
         conn,
         "INSERT INTO users(user_id, first_name, username, lang, started, blocked, started_at,"
         " updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)"
@@ -74,7 +73,7 @@ def _user(row: sqlite3.Row) -> UserRow:
 
 
 async def set_quiet(conn: Conn, user_id: int, quiet: bool) -> None:
-    await execute(
+    await defer(
         conn,
         "UPDATE users SET quiet=?, updated_at=? WHERE user_id=?",
         (int(quiet), time.time(), user_id),

@@ -12,7 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.storage.repo import storable
+from bot.storage.db import storable
 
 # What a move's body may hold; anything longer is not a move.
 MAX_BODY = 1024

@@ -9,7 +9,7 @@ from harness import MakeBot, open_table, play_moves
 
 from bot.model import rules_to_json
 from bot.services.live import KEPT_ENDED
-from bot.storage import repo
+from bot.storage import repo_tables
 from engine.rules import PRESETS
 
 GROUP = -1003003
@@ -111,8 +111,8 @@ async def test_ended_tables_kept_in_memory_are_few(fake: FakeTelegram, make_bot:
     async with bot.app.db.tx() as conn:
         ids = []
         for _ in range(KEPT_ENDED + 8):  # one open table a group: each ends first
-            ids.append(await repo.create_table(conn, -100777, "Клуб", 1, rules, 4, "ru"))
-            await repo.update_table(conn, ids[-1], status="cancelled")
+            ids.append(await repo_tables.create_table(conn, -100777, "Клуб", 1, rules, 4, "ru"))
+            await repo_tables.update_table(conn, ids[-1], status="cancelled")
     for t in ids:
         assert (await reg.get(t)) is not None
     first = await reg.get(ids[0])  # asked for again: the latest now
