@@ -1,0 +1,46 @@
+"""What inline mode reads of a person, in one snapshot: the tables where
+they play a running game (with each table's group message), their record
+and their Authority."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.storage.statements import Statements
+
+
+@dataclass(frozen=True, slots=True)
+class PersonNow:
+    """``tables``: (table, its group message or None) of each running game
+    the person sits at; ``stats``: their record (None: no row); ``authority``:
+    gestures received."""
+
+    tables: tuple[tuple[int, int | None], ...]
+    stats: dict[str, Any] | None
+    authority: int
+
+
+async def person_now(st: Statements, user_id: int) -> PersonNow:
+    """For ``Database.run``: three reads, one snapshot."""
+    rows = await st.fetchall(
+        "SELECT t.table_id, m.message_id FROM tables t"
+        " JOIN seats s ON s.table_id=t.table_id"
+        " LEFT JOIN messages m ON m.key='table:' || t.table_id"
+        " WHERE s.user_id=? AND t.status='playing' ORDER BY t.table_id",
+        (user_id,),
+    )
+    stats = await st.fetchone(
+        "SELECT COUNT(*) AS games, COALESCE(SUM(won),0) AS wins,"
+        " COALESCE(SUM(contracts_bid),0) AS contracts_bid,"
+        " COALESCE(SUM(contracts_made),0) AS contracts_made,"
+        " COALESCE(SUM(nils_bid),0) AS nils_bid, COALESCE(SUM(nils_made),0) AS nils_made"
+        " FROM results WHERE user_id=?",
+        (user_id,),
+    )
+    auth = await st.fetchone("SELECT COUNT(*) FROM gestures WHERE to_user=?", (user_id,))
+    return PersonNow(
+        tables=tuple((int(r[0]), None if r[1] is None else int(r[1])) for r in rows),
+        stats=dict(stats) if stats is not None and stats["games"] else None,
+        authority=int(auth[0]) if auth else 0,
+    )
