@@ -94,20 +94,22 @@ def answer_inline_query(api: BotApi, params: dict[str, Any]) -> bool:
     offset = params.get("next_offset") or ""
     if len(str(offset).encode()) > MAX_RESULT_ID_BYTES:
         raise bad_request(errors.NEXT_OFFSET_INVALID)
-    cache_time = params.get("cache_time")
-    answer = {
+    raw_cache = params.get("cache_time")
+    cache_time = DEFAULT_CACHE_TIME if raw_cache is None else int(raw_cache)
+    personal = bool(params.get("is_personal", False))
+    answer: dict[str, Any] = {
         "results": results,
-        "cache_time": DEFAULT_CACHE_TIME if cache_time is None else int(cache_time),
-        "is_personal": bool(params.get("is_personal", False)),
+        "cache_time": cache_time,
+        "is_personal": personal,
         "button": button,
         "next_offset": offset,
         "query": pending.query,
     }
     pending.answered = True
-    if answer["cache_time"] > 0:
-        owner = pending.user.id if answer["is_personal"] else None
+    if cache_time > 0:
+        owner = pending.user.id if personal else None
         key = (owner, pending.query, pending.offset)
-        world.inline_cache[key] = (world.now() + answer["cache_time"], answer)
+        world.inline_cache[key] = (world.now() + cache_time, answer)
     if not pending.answer.done():
         pending.answer.set_result(answer)
     world.on_change()
