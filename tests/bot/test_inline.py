@@ -11,7 +11,17 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import scenarios as kit
+from aiogram import Bot
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.types import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InputTextMessageContent,
+    WebAppInfo,
+)
 from fake_telegram import FakeTelegram
 from fake_telegram.models import FakeUser
 from harness import MakeBot, Table, forget_me, open_table, play_moves
@@ -230,3 +240,45 @@ async def test_english_words(fake: FakeTelegram, make_bot: MakeBot) -> None:
     for word in ("stats", "Statistics", "статистика"):
         (record,) = (await ask(fake, jane, word))["results"]
         assert record["title"] == "📈 Your record" and "0 games" in record["description"]
+
+
+async def test_the_fake_keeps_telegrams_limits(fake: FakeTelegram, bot: Bot) -> None:
+    """The fake refuses what Telegram refuses: over 50 results, an id over 64
+    bytes or twice, a web_app button, an answer given twice or after 10 s."""
+    inline_on(fake)
+    anna = fake.add_user(5601, "Анна")
+
+    def article(rid: str, **extra: Any) -> InlineQueryResultArticle:
+        content = InputTextMessageContent(message_text="<b>x</b>", parse_mode="HTML")
+        return InlineQueryResultArticle(id=rid, title="t", input_message_content=content, **extra)
+
+    asked = await fake.inline_query(anna, "q")
+    refusals = {
+        "RESULTS_TOO_MUCH": [article(str(i)) for i in range(51)],
+        "RESULT_ID_INVALID": [article("x" * 65)],
+        "RESULT_ID_DUPLICATE": [article("a"), article("a")],
+        "BUTTON_TYPE_INVALID": [
+            article(
+                "w",
+                reply_markup=InlineKeyboardMarkup(
+                    inline_keyboard=[
+                        [InlineKeyboardButton(text="app", web_app=WebAppInfo(url="https://a.b"))]
+                    ]
+                ),
+            )
+        ],
+    }
+    for word, results in refusals.items():
+        with pytest.raises(TelegramBadRequest, match=word):
+            await bot.answer_inline_query(asked.query_id, results)
+    assert await bot.answer_inline_query(asked.query_id, [article("x" * 64)], cache_time=0)
+    assert (await asked.answer())["results"][0]["id"] == "x" * 64
+    with pytest.raises(TelegramBadRequest, match="query is too old"):
+        await bot.answer_inline_query(asked.query_id, [])  # once only
+
+    late = await fake.inline_query(anna, "q")
+    assert late.update is not None  # cache_time 0: nothing kept, the bot is asked
+    start = fake.now()
+    fake.clock = lambda: start + 10.5
+    with pytest.raises(TelegramBadRequest, match="query is too old"):
+        await bot.answer_inline_query(late.query_id, [])
