@@ -27,13 +27,18 @@ from bot.handlers import routers
 from bot.handlers.common import is_admin
 from bot.i18n import Texts, UserLocaleManager, make_core
 from bot.lifetime import Lifetime
-from bot.middlewares import InFlight, OwnButtons, Throttle
+from bot.middlewares import InFlight, InlinePace, OwnButtons, Throttle
 from bot.outbox import Outbox
 from bot.services.live import Ctx
 from bot.services.wiring import build_services
 from bot.serving import poll, serve_webhook
 from bot.startup import connect
 from bot.webapp.server import TableApp
+
+#: Inline queries one person gets answered as they come, per window of seconds
+#: (a person typing sends one a key press; see ``InlinePace``).
+INLINE_LIMIT = 8
+INLINE_WINDOW = 2.0
 
 
 class App:
@@ -123,6 +128,7 @@ class App:
                 Throttle(s.command_limit, s.command_window, Message, services.replies)
             )
         dp.callback_query.outer_middleware(OwnButtons())
+        dp.inline_query.outer_middleware(InlinePace(INLINE_LIMIT, INLINE_WINDOW))
         for field in fields(services):  # what handlers ask for by name
             dp[field.name] = getattr(services, field.name)
         self.dp = dp

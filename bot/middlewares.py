@@ -1,7 +1,8 @@
 """Dispatcher middlewares: a press counts only for a button the bot put on that
 very message; per-user throttling of button presses (mashing one button costs
 that user a short toast and the bot nothing; other players are not slowed at
-all); and the count of updates being handled that a stop waits for."""
+all); inline queries paced per person; and the count of updates being
+handled that a stop waits for."""
 
 from __future__ import annotations
 
@@ -14,7 +15,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
-from aiogram.types import CallbackQuery, InaccessibleMessage, Message, TelegramObject
+from aiogram.types import (
+    CallbackQuery,
+    InaccessibleMessage,
+    InlineQuery,
+    Message,
+    TelegramObject,
+)
 from aiogram_i18n import I18nContext
 
 from bot.handlers.common import answer
@@ -126,6 +133,69 @@ class Throttle(BaseMiddleware):
         for uid in [u for u, q in self._recent.items() if not q or now - q[-1] > self.window]:
             del self._recent[uid]
             self._told.pop(uid, None)
+
+
+class InlinePace(BaseMiddleware):
+    """At most ``limit`` inline queries per ``window`` seconds per person are
+    answered as they come. Beyond that only the person's newest query waits
+    for the window to let it through: one a newer query overtook is never
+    answered (Telegram shows the answer to the newest query only), nor one
+    that would wait past ``deadline`` seconds (Telegram refuses an answer
+    after about ten). So a flood of key presses costs a person's share of
+    answers and nobody else anything; what it is answered with comes from
+    the inline service's memory.
+    """
+
+    def __init__(
+        self,
+        limit: int,
+        window: float,
+        deadline: float = 8.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.limit = limit
+        self.window = window
+        self.deadline = deadline
+        self.clock = clock
+        self._recent: dict[int, deque[float]] = {}
+        self._newest: dict[int, str] = {}  # person -> the query that may still wait
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if not isinstance(event, InlineQuery):
+            return await handler(event, data)
+        who = event.from_user.id
+        arrived = self.clock()
+        self._newest[who] = event.id
+        while True:
+            now = self.clock()
+            q = self._recent.setdefault(who, deque())
+            while q and now - q[0] > self.window:
+                q.popleft()
+            if len(q) < self.limit:
+                q.append(now)
+                if self._newest.get(who) == event.id:
+                    del self._newest[who]
+                if len(self._recent) > 10_000:
+                    self._forget_idle(now)
+                return await handler(event, data)
+            wait = q[0] + self.window - now
+            if now + wait - arrived > self.deadline:
+                if self._newest.get(who) == event.id:
+                    del self._newest[who]
+                return None
+            await asyncio.sleep(max(wait, 0.001))
+            if self._newest.get(who) != event.id:
+                return None  # a newer query of the person's came meanwhile
+
+    def _forget_idle(self, now: float) -> None:
+        for uid in [u for u, q in self._recent.items() if not q or now - q[-1] > self.window]:
+            if uid not in self._newest:
+                del self._recent[uid]
 
 
 class InFlight(BaseMiddleware):

@@ -13,6 +13,7 @@ from bot.handlers import (
     club,
     errors,
     group,
+    inline,
     lookups,
     membership,
     private,
@@ -29,6 +30,7 @@ def routers() -> list[Router]:
         private.build(),
         group.build(),
         lookups.build(),
+        inline.build(),
         club.build(),
         record.build(),  # before buttons, like teach
         teach.build(),  # before buttons: their last handler refuses unknown data

@@ -12,6 +12,8 @@ needs give: nothing is patched into a service after it is built.
   transaction (:class:`~bot.services.calls.CallService` before the tables).
 - Who is in a group now, as Telegram says (one cache, one quota per
   person): for every seat, the rematch and the Mini App's watchers.
+- Inline mode remembers people for a few seconds: ``/forget_me`` (the
+  club's) drops them there too.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from bot.services.club import ClubService, record_partners
 from bot.services.computer import Chooser
 from bot.services.deadlines import Deadlines
 from bot.services.group_events import GroupEvents
+from bot.services.inline import InlineService
 from bot.services.live import Ctx, Registry
 from bot.services.lookups import LookupService
 from bot.services.membership import Members, ask_telegram
@@ -58,6 +61,7 @@ class Services:
     rematch: RematchService
     claims: ClaimService
     lookups: LookupService
+    inline: InlineService
     records: RecordService
     teach: TeachService
     club: ClubService
@@ -88,6 +92,7 @@ def build_services(
     calls = CallService(registry)
     tables = TableService(registry, play, is_admin, on_open=calls.on_open)
     replies = Replies(registry)
+    inline = InlineService(registry)
     return Services(
         registry=registry,
         members=members,
@@ -99,9 +104,10 @@ def build_services(
         rematch=RematchService(registry, tables, members),
         claims=ClaimService(registry, play, votes),
         lookups=LookupService(registry),
+        inline=inline,
         records=RecordService(registry),
         teach=TeachService(registry, play),
-        club=ClubService(registry, play, afterword),
+        club=ClubService(registry, play, afterword, forgotten=inline.forget),
         afterword=afterword,
         charts=charts,
         replies=replies,

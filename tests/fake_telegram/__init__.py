@@ -27,6 +27,8 @@ the world, the log of calls, the signal that wakes waiters)::
     └── Driving                  driving.py      the tests' side: users, groups, presses
         ├── Memberships          memberships.py    blocking, joining, leaving, migration
         ├── Topics               topics.py         forum topics
+        ├── Inline               inline.py         inline queries, their answers
+        │                                          (answerInlineQuery), a result chosen
         └── Queries              queries.py        reading the chats, waiting
 
 Below them, plain objects: ``World`` (world.py: users, chats, messages, the
@@ -50,6 +52,7 @@ Typical use::
 from .driving import CallbackPress
 from .errors import ApiError
 from .faults import FAULT_KINDS
+from .inline import InlineAsk
 from .markup import parse_html, utf16_len
 from .models import (
     Button,
@@ -78,6 +81,7 @@ __all__ = [
     "FakeTopic",
     "FakeUser",
     "Fault",
+    "InlineAsk",
     "MessageVersion",
     "RateLimits",
     "parse_html",

@@ -39,6 +39,8 @@ _JSON_FIELDS = frozenset(
         "reply_parameters",
         "link_preview_options",
         "message_ids",
+        "results",
+        "button",
     }
 )
 _INT_FIELDS = frozenset(
@@ -66,6 +68,7 @@ _BOOL_FIELDS = frozenset(
         "disable_web_page_preview",
         "only_if_banned",
         "revoke_messages",
+        "is_personal",
     }
 )
 _BUTTON_ACTIONS = frozenset(

@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Iterable
 from typing import Any
 
+from .inline import Inline
 from .memberships import Memberships
 from .models import (
     ADMINS,
@@ -59,7 +60,7 @@ class CallbackPress:
             ) from None
 
 
-class Driving(Memberships, Topics, Queries):
+class Driving(Memberships, Topics, Inline, Queries):
     """Users and groups, messages and button presses, as a test plays them."""
 
     # ------------------------------------------------------------- the world

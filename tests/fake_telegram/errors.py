@@ -17,6 +17,15 @@ NOT_MODIFIED = (
     "are exactly the same as a content and reply markup of the current message"
 )
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+# answerInlineQuery's checks of the results and the button above them.
+INLINE_RESULTS_JSON = "Bad Request: can't parse inline query results JSON object"
+RESULTS_TOO_MUCH = "Bad Request: RESULTS_TOO_MUCH"
+RESULT_ID_INVALID = "Bad Request: RESULT_ID_INVALID"
+RESULT_ID_DUPLICATE = "Bad Request: RESULT_ID_DUPLICATE"
+RESULT_TITLE_EMPTY = "Bad Request: RESULT_TITLE_EMPTY"
+NEXT_OFFSET_INVALID = "Bad Request: NEXT_OFFSET_INVALID"
+BUTTON_TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"
+START_PARAM_INVALID = "Bad Request: START_PARAM_INVALID"
 CHAT_NOT_FOUND = "Bad Request: chat not found"
 CHAT_ID_EMPTY = "Bad Request: chat_id is empty"
 TEXT_EMPTY = "Bad Request: message text is empty"

@@ -68,7 +68,7 @@ def get_me(api: BotApi, params: dict[str, Any]) -> dict[str, Any]:
         **api.world.bot.to_api(),
         "can_join_groups": True,
         "can_read_all_group_messages": not api.world.privacy_mode,
-        "supports_inline_queries": False,
+        "supports_inline_queries": api.world.inline_mode,
         "can_connect_to_business": False,
         "has_main_web_app": False,
     }

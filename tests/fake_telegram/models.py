@@ -139,6 +139,8 @@ class FakeMessage:
     thread_id: int | None = None
     sender_chat: dict[str, Any] | None = None
     author_signature: str | None = None
+    # A message a person sent through a bot's inline mode: that bot.
+    via_bot: FakeUser | None = None
 
     @property
     def from_bot(self) -> bool:
@@ -201,6 +203,8 @@ class FakeMessage:
             data["is_topic_message"] = True
         if self.author_signature is not None:
             data["author_signature"] = self.author_signature
+        if self.via_bot is not None:
+            data["via_bot"] = self.via_bot.to_api()
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
         if self.reply_to is not None and with_reply:
@@ -413,6 +417,21 @@ class PendingCallback:
     """A callback query waiting for answerCallbackQuery (Telegram allows 15 seconds)."""
 
     query_id: str
+    created: float
+    answer: asyncio.Future[dict[str, Any]]
+    answered: bool = False
+
+
+@dataclass(eq=False)
+class PendingInline:
+    """An inline query waiting for answerInlineQuery (Telegram allows about
+    10 seconds): who asked, what they typed, and from which kind of chat."""
+
+    query_id: str
+    user: FakeUser
+    query: str
+    offset: str
+    chat_type: str
     created: float
     answer: asyncio.Future[dict[str, Any]]
     answered: bool = False

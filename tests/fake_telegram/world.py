@@ -23,6 +23,7 @@ from .models import (
     FakeUser,
     MemberStatus,
     PendingCallback,
+    PendingInline,
     channel_bot,
     group_anonymous_bot,
 )
@@ -56,6 +57,14 @@ class World:
         self.next_update_id = 100_000_001
         self.allowed_updates: frozenset[str] | None = None
         self.callbacks: dict[str, PendingCallback] = {}
+        # Inline mode (@BotFather's /setinline, and /setinlinefeedback for
+        # chosen_inline_result updates); the queries waiting for an answer and
+        # Telegram's cache of answers (inline.py).
+        self.inline_mode = False
+        self.inline_feedback = False
+        self.inline_queries: dict[str, PendingInline] = {}
+        self.inline_cache: dict[tuple[int | None, str, str], tuple[float, dict[str, Any]]] = {}
+        self.next_inline_id = 9_000_000_000_000_000_001
         self.next_callback_id = 4_000_000_000_000_000_001
         self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.menu_buttons: dict[int | None, dict[str, Any]] = {}

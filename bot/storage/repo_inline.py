@@ -1,0 +1,57 @@
+"""What inline mode reads of a person, in one snapshot: the tables where
+they play a running game (with each table's group message), their record
+and their Authority."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.storage.db import Statements
+
+
+@dataclass(frozen=True, slots=True)
+class PersonNow:
+    """``tables``: (table, its group message or None) of each running game
+    the person sits at; ``stats``: their record (None: no row); ``authority``:
+    gestures received."""
+
+    tables: tuple[tuple[int, int | None], ...]
+    stats: dict[str, Any] | None
+    authority: int
+
+
+async def person_now(st: Statements, user_id: int, message_key: Callable[[int], str]) -> PersonNow:
+    """For ``Database.run``: the reads of one snapshot. ``message_key``: the
+    outbox's key of a table's group message (the views name it)."""
+    ids = [
+        int(r[0])
+        for r in await st.fetchall(
+            "SELECT t.table_id FROM tables t JOIN seats s ON s.table_id=t.table_id"
+            " WHERE s.user_id=? AND t.status='playing' ORDER BY t.table_id",
+            (user_id,),
+        )
+    ]
+    keys = {message_key(t): t for t in ids}
+    shown: dict[int, int] = {}
+    if keys:
+        marks = ",".join("?" * len(keys))
+        for key, message_id in await st.fetchall(
+            f"SELECT key, message_id FROM messages WHERE key IN ({marks})", list(keys)
+        ):
+            shown[keys[key]] = int(message_id)
+    stats = await st.fetchone(
+        "SELECT COUNT(*) AS games, COALESCE(SUM(won),0) AS wins,"
+        " COALESCE(SUM(contracts_bid),0) AS contracts_bid,"
+        " COALESCE(SUM(contracts_made),0) AS contracts_made,"
+        " COALESCE(SUM(nils_bid),0) AS nils_bid, COALESCE(SUM(nils_made),0) AS nils_made"
+        " FROM results WHERE user_id=?",
+        (user_id,),
+    )
+    auth = await st.fetchone("SELECT COUNT(*) FROM gestures WHERE to_user=?", (user_id,))
+    return PersonNow(
+        tables=tuple((t, shown.get(t)) for t in ids),
+        stats=dict(stats) if stats is not None and stats["games"] else None,
+        authority=int(auth[0]) if auth else 0,
+    )
