@@ -128,7 +128,7 @@ class App:
                 Throttle(s.command_limit, s.command_window, Message, services.replies)
             )
         dp.callback_query.outer_middleware(OwnButtons())
-        dp.inline_query.outer_middleware(InlinePace(INLINE_LIMIT, INLINE_WINDOW))
+        dp.inline_query.outer_middleware(InlinePace(INLINE_LIMIT, INLINE_WINDOW, self.clock))
         for field in fields(services):  # what handlers ask for by name
             dp[field.name] = getattr(services, field.name)
         self.dp = dp

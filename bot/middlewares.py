@@ -24,6 +24,7 @@ from aiogram.types import (
 )
 from aiogram_i18n import I18nContext
 
+from bot.clock import Clock
 from bot.handlers.common import answer
 from bot.i18n import popup
 from bot.services.replies import Replies
@@ -150,8 +151,8 @@ class InlinePace(BaseMiddleware):
         self,
         limit: int,
         window: float,
+        clock: Clock,
         deadline: float = 8.0,
-        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.limit = limit
         self.window = window
@@ -169,12 +170,12 @@ class InlinePace(BaseMiddleware):
         if not isinstance(event, InlineQuery):
             return await handler(event, data)
         who = event.from_user.id
-        arrived = self.clock()
+        arrived = self.clock.now()
         self._newest[who] = event.id
         while True:
-            now = self.clock()
+            now = self.clock.now()
             q = self._recent.setdefault(who, deque())
-            while q and now - q[0] > self.window:
+            while q and now - q[0] >= self.window:
                 q.popleft()
             if len(q) < self.limit:
                 q.append(now)
@@ -188,7 +189,7 @@ class InlinePace(BaseMiddleware):
                 if self._newest.get(who) == event.id:
                     del self._newest[who]
                 return None
-            await asyncio.sleep(max(wait, 0.001))
+            await self.clock.sleep_until(now + wait)
             if self._newest.get(who) != event.id:
                 return None  # a newer query of the person's came meanwhile
 
