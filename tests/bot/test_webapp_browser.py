@@ -548,10 +548,14 @@ async def test_the_card_played_is_the_card_touched(
     one the new layout put under the finger. Just after a relayout a tap is
     not taken (the finger was aimed at what lay there before); once the hand
     is still, it is."""
-    await make_bot(webapp_settings(fake, tmp_path, free_port()))
+    await make_bot(webapp_settings(fake, tmp_path, free_port(), ai_move_delay=0.1))
     _, anna, _ = await seated_pair(fake)
     page, _ = await open_app(browser, fake, anna, sign_init_data(fake.token, anna, time.time()))
-    await page.wait_for_selector("#app[data-state='ready']")
+    # The computers have bid: the table waits for Анна or Борис (who does
+    # not move), so no state moves the hand meanwhile.
+    await page.wait_for_selector(
+        "#app[data-state='ready'] :is(.seat[data-seat='0'], .seat[data-seat='1']).turn"
+    )
     await page.evaluate(
         "() => { window.__resizes = 0;"
         " addEventListener('resize', () => { window.__resizes += 1; }); }"

@@ -503,13 +503,16 @@
   }
 
   // ------------------------------------------------------------------- hand
-  // A tap plays the card the finger went down on, never a neighbour that a
+  // A tap acts on what the finger went down on, never on a neighbour that a
   // new state moved under it (good card apps do the same):
   // - a card keeps its element from one state to the next (found by the
   //   card), so the element that took the pointerdown is that card;
   // - while a finger (or the mouse button) is down on the hand or the
-  //   choices, a new state waits: nothing moves under it until the tap is
-  //   over (at most HOLD_MAX_MS);
+  //   choices, a new state waits: nothing is redrawn under it until the tap
+  //   is over (at most HOLD_MAX_MS);
+  // - the tap's click goes to the element the finger went down on, wherever
+  //   it lands (the page can still move under a finger: a turned phone
+  //   wraps the lines above the hand); a mouse let go elsewhere is no click;
   // - a card that moved less than SETTLE_MS before the finger came down (a
   //   new state, a turned phone) does not take the tap: the finger was aimed
   //   at what lay there before. #hand[data-settling] is set meanwhile.
@@ -518,7 +521,7 @@
   const HOLD_MAX_MS = 3000; // a finger left resting on a card holds the table no longer
   const handCards = new Map(); // 'c12' (a card), 'b3' (the fourth face down) → its element
   const placed = new WeakMap(); // a card's element → {spot, movedAt}: where it lies, since when
-  let press = null; // {el, settled, moved}: the card the last pointer went down on
+  let press = null; // {el, settled, moved, touch}: what the last pointer went down on
   let held = false; // a pointer is down: states wait (below)
   let heldState = null; // {s, keepToast}: the newest state that waited
   let relayoutWaits = false; // the viewport changed while held
@@ -550,19 +553,36 @@
     else if (state) renderHand(state);
   }
 
+  // A click (before any element has it): a pointer's goes to what the
+  // pointer went down on (above). One from the keyboard (detail 0), or handed
+  // on here, is the focused element's own.
+  function onClick(e) {
+    if (e.detail === 0) return;
+    const p = press;
+    press = null;
+    if (p === null) return; // not on the hand or the choices
+    const ok = p.settled && !p.moved && p.el.isConnected;
+    if (ok && p.el.contains(e.target)) return; // where it went down: its own listener acts
+    e.stopPropagation();
+    e.preventDefault();
+    if (ok && p.touch) p.el.click();
+    release();
+  }
+
   function setUpTaps() {
     for (const box of [$('hand'), $('choices')]) {
       box.addEventListener('pointerdown', (e) => {
         if (!e.isPrimary) return;
-        const el = e.target.closest('#hand .card');
+        const el = e.target.closest('#hand .card, #choices button');
         const spot = el && placed.get(el);
         const settled = !spot || performance.now() - spot.movedAt >= SETTLE_MS;
-        press = el ? { el, settled, moved: false } : null;
+        press = el ? { el, settled, moved: false, touch: e.pointerType !== 'mouse' } : null;
         hold();
       });
       // After the card's or the button's own click (the target's listener runs first).
       box.addEventListener('click', release);
     }
+    window.addEventListener('click', onClick, true);
     // On the window: a mouse let go outside the hand ends the hold too.
     window.addEventListener('pointerup', (e) => {
       if (!e.isPrimary || !held) return;
@@ -574,17 +594,6 @@
       press = null;
       release();
     });
-  }
-
-  // A click on a card: played if it is the card the pointer went down on,
-  // settled then and not moved since. A click from the keyboard (no
-  // pointer: detail 0) plays the focused card.
-  function tapCard(e, el, c) {
-    const p = press;
-    press = null;
-    if (e.detail === 0 || (p !== null && p.el === el && p.settled && !p.moved)) {
-      send('move', { action: c });
-    }
   }
 
   function renderHand(s) {
@@ -630,8 +639,7 @@
       if (!el) {
         el = hidden ? drawBack('button') : drawCard(c, 'button');
         el.type = 'button';
-        const card = el;
-        if (!hidden) el.addEventListener('click', (e) => tapCard(e, card, c));
+        if (!hidden) el.addEventListener('click', () => send('move', { action: c }));
         handCards.set(key, el);
       }
       const t = i - mid;
