@@ -107,11 +107,12 @@
   }
 
   // Server-Sent Events read with fetch (EventSource cannot send the
-  // Authorization header). A dropped stream is opened again at once, then
-  // after a pause that grows to RETRY_MAX_MS; the first event of every
-  // stream is the whole state, so nothing missed meanwhile is lost. The
-  // pause is cut short when there is reason to think the bot is back: the
-  // network is back, the page is shown again, or a call was answered.
+  // Authorization header). A dropped stream is opened again after a pause
+  // that grows from RETRY_FIRST_MS to RETRY_MAX_MS (a browser's EventSource
+  // waits about 3 s); the first event of every stream is the whole state, so
+  // nothing missed meanwhile is lost. The pause is cut short when there is
+  // reason to think the bot is back: the network is back, the page is shown
+  // again, or a call was answered.
   const RETRY_FIRST_MS = 250;
   const RETRY_MAX_MS = 2000;
   let retryNow = null; // ends the pause before the next try
