@@ -200,37 +200,77 @@ async def open_app(
     return page, outside
 
 
-async def tap(page: Any, locator: Any) -> None:
-    """A finger on the part of the element that shows (a fanned card is
-    mostly under its neighbour, and turned): the first point of its box where
-    the element is on top. A state arriving meanwhile draws the hand anew
-    (the element found is then detached): the locator is resolved again.
-    The tap must reach the page as a click; what the page does with it is
-    then the page's to answer for."""
-    clicks = await page.evaluate("window.__clicks")
-    point = None
+# The point of an element a finger would choose: of the points where the
+# element is on top (a fanned card is mostly under its neighbour, and turned),
+# the one farthest from anything else, so that a pixel's rounding or the
+# finger's size cannot take a neighbour.
+FINGER_POINT = """(el) => {
+    const r = el.getBoundingClientRect();
+    const mine = (x, y) => { const hit = document.elementFromPoint(x, y);
+                             return hit !== null && (hit === el || el.contains(hit)); };
+    let best = null;
+    let room = -1;
+    for (let y = r.top + 2; y < r.bottom; y += 3)
+      for (let x = r.left + 2; x < r.right; x += 2) {
+        if (!mine(x, y)) continue;
+        let d = 2;
+        while (d <= 24 && mine(x - d, y) && mine(x + d, y) && mine(x, y - d) && mine(x, y + d)) d += 2;
+        if (d > room) { room = d; best = [x, y]; }
+      }
+    return best;
+}"""
+
+
+async def finger_point(page: Any, locator: Any) -> tuple[float, float]:
+    """Where a finger goes down on the element (FINGER_POINT). A state
+    arriving meanwhile may draw the element anew: the locator is resolved
+    again."""
     for _ in range(20):
-        point = await page.evaluate(
-            """(el) => {
-                const r = el.getBoundingClientRect();
-                for (let y = r.top + 3; y < r.bottom; y += 3)
-                  for (let x = r.left + 2; x < r.right; x += 2) {
-                    const hit = document.elementFromPoint(x, y);
-                    if (hit && (hit === el || el.contains(hit))) return [x, y];
-                  }
-                return null;
-            }""",
-            await locator.element_handle(),
-        )
-        if point is not None:
-            break
+        with contextlib.suppress(playwright_api.Error):
+            point = await page.evaluate(FINGER_POINT, await locator.element_handle(timeout=5_000))
+            if point is not None:
+                return float(point[0]), float(point[1])
         await asyncio.sleep(0.05)
-    assert point is not None, "the element is nowhere on top"
-    await page.touchscreen.tap(point[0], point[1])
+    raise AssertionError(f"the element is nowhere on top: {await page_dump(page)}")
+
+
+async def tap(page: Any, locator: Any) -> None:
+    """A finger on the element (finger_point). The tap must reach the page
+    as a click; what the page does with it is then the page's to answer for."""
+    clicks = await page.evaluate("window.__clicks")
+    x, y = await finger_point(page, locator)
+    await page.touchscreen.tap(x, y)
     try:
         await page.wait_for_function("(n) => window.__clicks > n", arg=clicks, timeout=10_000)
     except playwright_api.TimeoutError:
-        raise AssertionError(f"a tap at {point} made no click: {await page_dump(page)}") from None
+        raise AssertionError(f"a tap at {x, y} made no click: {await page_dump(page)}") from None
+
+
+async def settled(page: Any) -> None:
+    """Until the page is still as a person sees it: no move of its own on
+    its way, and no card of the hand moved a moment ago (the page takes no
+    tap on a card that just moved: the finger was aimed at what lay there)."""
+    await page.wait_for_function(
+        "() => !document.getElementById('app').dataset.busy"
+        " && !document.getElementById('hand').dataset.settling"
+    )
+
+
+async def tap_card(page: Any, card: int) -> None:
+    """A finger on this card of the hand (found by the card, wherever it
+    lies), once the hand is still. A state can still move the hand between
+    the look and the touch: the page then takes no tap (no move sent, its
+    "selection" haptic missing), and the person taps again."""
+    locator = page.locator(f"#hand .card[data-card='{card}']")
+    for _ in range(5):
+        await settled(page)
+        sent = await page.evaluate("window.__haptics.filter((h) => h === 'selection').length")
+        await tap(page, locator)
+        if await page.evaluate(
+            "(n) => window.__haptics.filter((h) => h === 'selection').length > n", sent
+        ):
+            return
+    raise AssertionError(f"card {card} was tapped five times, never taken: {await page_dump(page)}")
 
 
 async def seq_above(page: Any, seq: int) -> None:
@@ -381,7 +421,7 @@ async def test_a_whole_hand_in_the_app(
         refusing = refused is None and await dim.count() > 0
         if refusing:
             haptics = await page.evaluate("window.__haptics.length")
-            await tap(page, dim.first)
+            await tap_card(page, int(await dim.first.get_attribute("data-card") or -1))
             await toast.wait_for(state="visible")
             refused = await toast.text_content()
             assert (await page_state(page))["seq"] == st["seq"]
@@ -396,7 +436,7 @@ async def test_a_whole_hand_in_the_app(
         card = page.locator("#hand .card.playable").first
         app_card = int(await card.get_attribute("data-card") or -1)
         chat_before = hand_message(fake, anna).text
-        await tap(page, card)
+        await tap_card(page, app_card)
         await seq_above(page, st["seq"])
         if refusing:  # the table moved on: the reason for the old one is gone
             assert await toast.is_hidden(), await page_dump(page)
@@ -455,17 +495,117 @@ async def test_the_page_reconnects_and_catches_up(
             break
         st = await page_state(page)
         if st["mine"]:
-            choice = page.locator("#choices .bids button:not(.dim), #hand .card.playable")
-            await tap(page, choice.first)
+            await settled(page)
+            bid = page.locator("#choices .bids button:not(.dim)")
+            if await bid.count():
+                await tap(page, bid.first)
+            else:
+                card = page.locator("#hand .card.playable").first
+                await tap_card(page, int(await card.get_attribute("data-card") or -1))
             await seq_above(page, st["seq"])
-    await fake.wait_idle(quiet=0.05)
+    # The page catches up with the bot: the computers may still be moving
+    # (a second apart), so the bot's table is read again until the page
+    # shows it as it is.
     live = await bot.app.services.registry.get(table_id)
-    assert live is not None
-    con_seq = live.seq
-    await page.wait_for_function(
-        "(seq) => Number(document.getElementById('app').dataset.seq) === seq", arg=con_seq
+    shown = -1
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        live = await bot.app.services.registry.get(table_id)
+        assert live is not None
+        shown = (await page_state(page))["seq"]
+        if shown == live.seq and not bot.app.services.registry.busy(table_id):
+            break
+        await asyncio.sleep(0.05)
+    assert live is not None and shown == live.seq, (live.seq, await page_dump(page))
+    assert shown > seq
+
+
+async def card_at(page: Any, x: float, y: float) -> int | None:
+    """The card of the hand a finger at (x, y) is on, if any."""
+    found = await page.evaluate(
+        """([x, y]) => { const hit = document.elementFromPoint(x, y);
+            const card = hit && hit.closest('#hand .card');
+            return card ? Number(card.dataset.card) : null; }""",
+        [x, y],
     )
-    assert con_seq > seq
+    return None if found is None else int(found)
+
+
+async def resize(page: Any, width: int) -> None:
+    """The viewport made ``width`` wide (a phone turned, Telegram's panel
+    expanded), once the page has had the resize event."""
+    before = await page.evaluate("window.__resizes")
+    await page.set_viewport_size({"width": width, "height": 844})
+    await page.wait_for_function("(n) => window.__resizes > n", arg=before)
+
+
+@pytest.mark.slow
+async def test_the_card_played_is_the_card_touched(
+    fake: FakeTelegram, tmp_path: Path, browser: Any, make_bot: MakeBot
+) -> None:
+    """A finger goes down on a card, the hand is laid out anew (the viewport
+    changes) before it lifts: the card played is the one touched, not the
+    one the new layout put under the finger. Just after a relayout a tap is
+    not taken (the finger was aimed at what lay there before); once the hand
+    is still, it is."""
+    await make_bot(webapp_settings(fake, tmp_path, free_port(), ai_move_delay=0.1))
+    _, anna, _ = await seated_pair(fake)
+    page, _ = await open_app(browser, fake, anna, sign_init_data(fake.token, anna, time.time()))
+    # The computers have bid: the table waits for Анна or Борис (who does
+    # not move), so no state moves the hand meanwhile.
+    await page.wait_for_selector(
+        "#app[data-state='ready'] :is(.seat[data-seat='0'], .seat[data-seat='1']).turn"
+    )
+    await page.evaluate(
+        "() => { window.__resizes = 0;"
+        " addEventListener('resize', () => { window.__resizes += 1; }); }"
+    )
+    sent: list[int] = []
+
+    async def record(route: Any) -> None:
+        sent.append(int(json.loads(route.request.post_data)["action"]))
+        await route.continue_()
+
+    await page.route("**/api/move", record)
+    await settled(page)
+    touched = int(await page.locator("#hand .card").nth(4).get_attribute("data-card") or -1)
+    x, y = await finger_point(page, page.locator(f"#hand .card[data-card='{touched}']"))
+    # Narrower, the hand lies otherwise: another card is where the finger is.
+    await resize(page, 320)
+    await settled(page)
+    moved_in = await card_at(page, x, y)
+    assert moved_in is not None and moved_in != touched, (touched, moved_in)
+    await resize(page, 390)
+    await settled(page)
+    assert await card_at(page, x, y) == touched
+
+    cdp = await browser.new_cdp_session(page)
+    clicks = await page.evaluate("window.__clicks")
+    await cdp.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}
+    )
+    await resize(page, 320)  # while the finger is down
+    await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    await page.wait_for_function("(n) => window.__clicks > n", arg=clicks)
+    await settled(page)
+    assert sent == [touched], (touched, moved_in, await page_dump(page))
+    # Drawn as it is now once the finger lifted: the other card is there.
+    assert await card_at(page, x, y) == moved_in
+
+    # Just after a relayout (the page's clock stopped there) a tap is not taken.
+    await page.clock.install()
+    await page.clock.pause_at(time.time() + 3600)
+    await resize(page, 390)
+    assert await card_at(page, x, y) == touched
+    await tap(page, page.locator(f"#hand .card[data-card='{touched}']"))
+    assert await page.evaluate("!!document.getElementById('hand').dataset.settling")
+    await asyncio.sleep(0.3)
+    assert sent == [touched], (touched, await page_dump(page))
+    await page.clock.run_for(1000)  # the hand is still: the tap is taken
+    await tap(page, page.locator(f"#hand .card[data-card='{touched}']"))
+    await page.clock.resume()
+    await settled(page)
+    assert sent == [touched, touched], (touched, await page_dump(page))
 
 
 async def test_a_stale_sign_in_is_told_in_the_page(

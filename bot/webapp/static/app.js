@@ -95,6 +95,7 @@
     }
     try {
       const response = await fetch('api/' + path, options);
+      retrySoon(); // the bot answers: a stream lost meanwhile is tried again now
       let data = null;
       try { data = await response.json(); } catch (e) { data = null; }
       return { ok: response.ok, status: response.status, data };
@@ -105,13 +106,31 @@
     }
   }
 
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
   // Server-Sent Events read with fetch (EventSource cannot send the
-  // Authorization header). A dropped stream is opened again; the first event
-  // of every stream is the whole state, so nothing missed meanwhile is lost.
+  // Authorization header). A dropped stream is opened again after a pause
+  // that grows from RETRY_FIRST_MS to RETRY_MAX_MS (a browser's EventSource
+  // waits about 3 s); the first event of every stream is the whole state, so
+  // nothing missed meanwhile is lost. The pause is cut short when there is
+  // reason to think the bot is back: the network is back, the page is shown
+  // again, or a call was answered.
+  const RETRY_FIRST_MS = 250;
+  const RETRY_MAX_MS = 2000;
+  let retryNow = null; // ends the pause before the next try
+
+  function retrySoon() { if (retryNow) retryNow(); }
+
+  function pause(ms) {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() { clearTimeout(timer); retryNow = null; resolve(); }
+      retryNow = done;
+    });
+  }
+
   async function stream() {
-    let delay = 300;
+    window.addEventListener('online', retrySoon);
+    document.addEventListener('visibilitychange', () => { if (!document.hidden) retrySoon(); });
+    let delay = RETRY_FIRST_MS;
     for (;;) {
       try {
         const response = await fetch('api/events' + tableQuery(), { headers: auth(), cache: 'no-store' });
@@ -131,13 +150,13 @@
           while ((end = buffer.indexOf('\n\n')) >= 0) {
             const block = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
-            if (onEvent(block)) { delay = 300; setConnected(true); }
+            if (onEvent(block)) { delay = RETRY_FIRST_MS; setConnected(true); }
           }
         }
       } catch (e) { /* lost: try again below */ }
       setConnected(false);
-      await sleep(delay);
-      delay = Math.min(delay * 2, 5000);
+      await pause(delay);
+      delay = Math.min(delay * 2, RETRY_MAX_MS);
     }
   }
 
@@ -162,10 +181,17 @@
 
   let connTimer = 0;
   function setConnected(ok) {
-    clearTimeout(connTimer);
-    if (ok) { $('conn').hidden = true; return; }
-    // A blip shorter than a second is not worth a banner.
+    if (ok) {
+      clearTimeout(connTimer);
+      connTimer = 0;
+      $('conn').hidden = true;
+      return;
+    }
+    // A blip shorter than a second is not worth a banner: it is shown a
+    // second after the stream was lost (the tries meanwhile do not put it off).
+    if (connTimer || !$('conn').hidden) return;
     connTimer = setTimeout(() => {
+      connTimer = 0;
       $('conn').textContent = word('webapp-reconnecting');
       $('conn').hidden = false;
     }, 1000);
@@ -477,9 +503,104 @@
     }
   }
 
+  // ------------------------------------------------------------------- hand
+  // A tap acts on what the finger went down on, never on a neighbour that a
+  // new state moved under it (good card apps do the same):
+  // - a card keeps its element from one state to the next (found by the
+  //   card), so the element that took the pointerdown is that card;
+  // - while a finger (or the mouse button) is down on the hand or the
+  //   choices, a new state waits: nothing is redrawn under it until the tap
+  //   is over (at most HOLD_MAX_MS);
+  // - the tap's click goes to the element the finger went down on, wherever
+  //   it lands (the page can still move under a finger: a turned phone
+  //   wraps the lines above the hand); a mouse let go elsewhere is no click;
+  // - a card that moved less than SETTLE_MS before the finger came down (a
+  //   new state, a turned phone) does not take the tap: the finger was aimed
+  //   at what lay there before. #hand[data-settling] is set meanwhile.
+  const SETTLE_MS = 350; // the cards' slide (0.18 s) and a person's reaction to it
+  const HOLD_AFTER_UP_MS = 300; // after the finger lifts, its click is waited for this long
+  const HOLD_MAX_MS = 3000; // a finger left resting on a card holds the table no longer
+  const handCards = new Map(); // 'c12' (a card), 'b3' (the fourth face down) → its element
+  const placed = new WeakMap(); // a card's element → {spot, movedAt}: where it lies, since when
+  let press = null; // {el, settled, moved, touch}: what the last pointer went down on
+  let held = false; // a pointer is down: states wait (below)
+  let heldState = null; // {s, keepToast}: the newest state that waited
+  let relayoutWaits = false; // the viewport changed while held
+  let holdTimer = 0;
+  let settleTimer = 0;
+
+  function hold() {
+    held = true;
+    clearTimeout(holdTimer);
+    holdTimer = setTimeout(release, HOLD_MAX_MS);
+  }
+
+  // The tap is over: what waited is drawn.
+  function release() {
+    clearTimeout(holdTimer);
+    if (!held) return;
+    held = false;
+    const waiting = heldState;
+    const relayout = relayoutWaits;
+    heldState = null;
+    relayoutWaits = false;
+    if (waiting) render(waiting.s, waiting.keepToast);
+    else if (relayout && state) renderHand(state);
+  }
+
+  // The hand laid out again (a resized viewport), once no finger is down.
+  function relayoutHand() {
+    if (held) relayoutWaits = true;
+    else if (state) renderHand(state);
+  }
+
+  // A click (before any element has it): a pointer's goes to what the
+  // pointer went down on (above). One from the keyboard (detail 0), or handed
+  // on here, is the focused element's own.
+  function onClick(e) {
+    if (e.detail === 0) return;
+    const p = press;
+    press = null;
+    if (p === null) return; // not on the hand or the choices
+    const ok = p.settled && !p.moved && p.el.isConnected;
+    if (ok && p.el.contains(e.target)) return; // where it went down: its own listener acts
+    e.stopPropagation();
+    e.preventDefault();
+    if (ok && p.touch) p.el.click();
+    release();
+  }
+
+  function setUpTaps() {
+    for (const box of [$('hand'), $('choices')]) {
+      box.addEventListener('pointerdown', (e) => {
+        if (!e.isPrimary) return;
+        const el = e.target.closest('#hand .card, #choices button');
+        const spot = el && placed.get(el);
+        const settled = !spot || performance.now() - spot.movedAt >= SETTLE_MS;
+        press = el ? { el, settled, moved: false, touch: e.pointerType !== 'mouse' } : null;
+        hold();
+      });
+      // After the card's or the button's own click (the target's listener runs first).
+      box.addEventListener('click', release);
+    }
+    window.addEventListener('click', onClick, true);
+    // On the window: a mouse let go outside the hand ends the hold too.
+    window.addEventListener('pointerup', (e) => {
+      if (!e.isPrimary || !held) return;
+      clearTimeout(holdTimer);
+      holdTimer = setTimeout(release, HOLD_AFTER_UP_MS);
+    });
+    window.addEventListener('pointercancel', (e) => {
+      if (!e.isPrimary) return;
+      press = null;
+      release();
+    });
+  }
+
   function renderHand(s) {
     const box = $('hand');
-    box.replaceChildren();
+    const note = $('hand-note');
+    if (note) note.remove();
     const width = box.clientWidth || 360;
     const probe = drawBack();
     probe.style.visibility = 'hidden';
@@ -490,7 +611,6 @@
     const hidden = s.hidden > 0;
     const cards = hidden ? Array.from({ length: s.hidden }, () => -1) : s.hand;
     const n = cards.length;
-    if (!n) return;
     const playable = new Set(s.playable);
     const picked = new Set(s.exchange ? s.exchange.picking : []);
     const gapAt = [];
@@ -506,32 +626,69 @@
     let x = (width - total) / 2;
     const mid = (n - 1) / 2;
     const spread = Math.min(1.8, 22 / n);
+    // Where the hand lies on the screen: the parts above it can move it too.
+    const origin = box.getBoundingClientRect();
+    const at = origin.left.toFixed(1) + ',' + origin.top.toFixed(1) + ',' + width + ' ';
+    const now = performance.now();
+    let settling = 0;
+    const kept = new Set();
     cards.forEach((c, i) => {
       if (i > 0) x += step + (gapAt[i - 1] ? gap : 0);
-      const el = hidden ? drawBack('button') : drawCard(c, 'button');
-      el.type = 'button';
+      const key = hidden ? 'b' + i : 'c' + c;
+      kept.add(key);
+      let el = handCards.get(key);
+      if (!el) {
+        el = hidden ? drawBack('button') : drawCard(c, 'button');
+        el.type = 'button';
+        if (!hidden) el.addEventListener('click', () => send('move', { action: c }));
+        handCards.set(key, el);
+      }
       const t = i - mid;
       const lift = !hidden && s.my_turn && playable.has(c) ? -10 : 0;
       const y = 14 + t * t * 0.35 + lift + (picked.has(c) ? -16 : 0);
       el.style.transform = 'translate(' + x.toFixed(1) + 'px, ' + y.toFixed(1) + 'px) rotate(' + (t * spread).toFixed(2) + 'deg)';
       el.style.zIndex = String(i + 1);
       if (!hidden) {
-        if (playable.has(c)) el.classList.add('playable');
-        else if (s.my_turn && s.playable.length) el.classList.add('dim');
-        if (picked.has(c)) el.classList.add('picked');
-        el.addEventListener('click', () => send('move', { action: c }));
+        el.classList.toggle('playable', playable.has(c));
+        el.classList.toggle('dim', !playable.has(c) && s.my_turn && s.playable.length > 0);
+        el.classList.toggle('picked', picked.has(c));
       }
-      box.appendChild(el);
+      const spot = at + el.style.transform + ' ' + el.style.zIndex;
+      const before = placed.get(el);
+      if (!before || before.spot !== spot) {
+        placed.set(el, { spot, movedAt: now });
+        if (press && press.el === el) press.moved = true;
+      }
+      settling = Math.max(settling, SETTLE_MS - (now - placed.get(el).movedAt));
+      box.appendChild(el); // in the hand's order (an element kept is moved, not copied)
     });
+    for (const [key, el] of handCards) {
+      if (!kept.has(key)) {
+        el.remove();
+        handCards.delete(key);
+      }
+    }
+    clearTimeout(settleTimer);
+    if (settling > 0) {
+      box.dataset.settling = '1';
+      settleTimer = setTimeout(() => { delete box.dataset.settling; }, settling);
+    } else {
+      delete box.dataset.settling;
+    }
     if (hidden) {
-      const note = document.createElement('div');
-      note.id = 'hand-note';
-      note.textContent = word('webapp-cards-down');
-      box.appendChild(note);
+      const el = document.createElement('div');
+      el.id = 'hand-note';
+      el.textContent = word('webapp-cards-down');
+      box.appendChild(el);
     }
   }
 
   function render(s, keepToast) {
+    if (held) { // a finger is down: nothing moves under it; the newest state is drawn after
+      const same = heldState && heldState.keepToast && tableKey(heldState.s) === tableKey(s);
+      heldState = { s, keepToast: Boolean(keepToast) || Boolean(same) };
+      return;
+    }
     if (state && s.game === state.game && s.seq < state.seq) return; // older than what is shown
     const before = state;
     state = s;
@@ -590,7 +747,7 @@
     record = null;
     delete app.dataset.record;
     $('record').hidden = true;
-    if (state) renderHand(state);
+    relayoutHand();
   }
 
   function renderRecord() {
@@ -703,11 +860,11 @@
     applyTheme();
     if (tg) {
       tg.onEvent('themeChanged', applyTheme);
-      tg.onEvent('viewportChanged', () => { if (state) renderHand(state); });
+      tg.onEvent('viewportChanged', relayoutHand);
       tg.ready();
       tg.expand();
     }
-    window.addEventListener('resize', () => { if (state) renderHand(state); });
+    window.addEventListener('resize', relayoutHand);
     await loadWords();
     if (!initData) { showMessage(word('webapp-no-telegram')); return; }
     const first = await call('state' + tableQuery());
@@ -716,6 +873,7 @@
       return;
     }
     render(first.data);
+    setUpTaps();
     setUpRecord();
     if (recordParam) openRecord(recordParam);
     setInterval(tick, 250);
