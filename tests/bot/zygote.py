@@ -104,7 +104,7 @@ def serve(listener: socket.socket, owner: int) -> None:
     clients: list[socket.socket] = []
     children: dict[int, socket.socket] = {}  # pid: whose request it was
     while True:
-        waiting = [listener, owner, *clients]
+        waiting: list[socket.socket | int] = [listener, owner, *clients]
         ready, _, _ = select.select(waiting, [], [], 0.05 if children else None)
         while children:  # reap, and say who ended how
             pid, status = os.waitpid(-1, os.WNOHANG)
