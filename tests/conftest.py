@@ -6,6 +6,7 @@ order tests are handed to the parallel workers in."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Generator
 from pathlib import Path
 from typing import Any
@@ -14,8 +15,9 @@ import pytest
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
+from bot_processes import BotProcesses, Zygote
 from fake_telegram import FakeTelegram
-from harness import BotProcesses, InProcessBot, MakeBot, settings_for
+from harness import InProcessBot, MakeBot, settings_for
 from zygote import hold_answer_models
 
 from bot.clock import Clock, FakeClock
@@ -132,18 +134,28 @@ async def make_bot(fake: FakeTelegram, db_path: Path) -> AsyncIterator[MakeBot]:
         raise failures[0]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def zygote_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the session's one zygote (bot_processes.Zygote) keeps its lock:
+    the basetemp all of the session's workers share (started only when a
+    test first needs a bot process; it ends with the session)."""
+    base = tmp_path_factory.getbasetemp()
+    Zygote.home = base.parent if "PYTEST_XDIST_WORKER" in os.environ else base
+    return Zygote.home
+
+
 @pytest.fixture
 async def bot_process(
     request: pytest.FixtureRequest, fake: FakeTelegram, db_path: Path
 ) -> AsyncIterator[BotProcesses]:
     """Starts ``python -m bot`` processes against ``fake``: ``await
     bot_process(**changes)`` on ``db_path``, ``await bot_process.again(proc)``
-    after a kill (``harness.BotProcesses``). Each is stopped at teardown; a
+    after a kill (``bot_processes.BotProcesses``). Each is stopped at teardown; a
     failed test shows their stderr."""
     processes = BotProcesses(fake, db_path)
     request.node.stash[BOT_PROCESSES] = processes
     yield processes
-    await processes.stop_all()
+    processes.stop_all()
 
 
 @pytest.fixture

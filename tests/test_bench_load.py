@@ -18,6 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from aiohttp import web
+from bot_processes import exit_of, python
 
 from bench import ROOT, app_clients
 from bench.load_phases import Phase, phases_report, run_phases
@@ -145,20 +146,28 @@ async def streams_move_between_the_bot_and_the_stand_in() -> tuple[list[str], in
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     port = runner.addresses[0][1]
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bench.app_clients",
-        "--stand-in",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        cwd=ROOT,
+    # ``python -m bench.app_clients`` forked from the tests' zygote, whose
+    # imports (aiogram's, aiohttp's) are most of that process's start.
+    stdin, to_child = os.pipe()
+    from_child, stdout = os.pipe()
+    proc = python(
+        ["-m", "bench.app_clients", "--stand-in"],
+        dict(os.environ),
+        ROOT,
+        stdin=stdin,
+        stdout=stdout,
     )
-    assert proc.stdin is not None and proc.stdout is not None
+    os.close(stdin)
+    os.close(stdout)
+    requests = os.fdopen(to_child, "wb", buffering=0)
+    answers = asyncio.StreamReader()
+    loop = asyncio.get_running_loop()
+    reading, _ = await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(answers), os.fdopen(from_child, "rb", buffering=0)
+    )
 
     def tell(cmd: dict[str, object]) -> None:
-        assert proc.stdin is not None
-        proc.stdin.write(json.dumps(cmd).encode() + b"\n")
+        requests.write(json.dumps(cmd).encode() + b"\n")  # a line: never more than a pipe holds
 
     async def until(what: Callable[[], bool], timeout: float = 20) -> None:
         async with asyncio.timeout(timeout):
@@ -169,8 +178,8 @@ async def streams_move_between_the_bot_and_the_stand_in() -> tuple[list[str], in
     try:
         tell({"watch": url, "auth": "tma one"})
         tell({"watch": url, "auth": "tma two"})
-        # The first wait includes the process's start: seconds of CPU for its
-        # imports, more on a machine busy with other tests.
+        # The first wait includes the process's start (its own imports after
+        # the zygote's), slow on a machine busy with other tests.
         await until(lambda: len(bot.opened) == 2, timeout=120)
         tell({"stand_in": True})  # both end at the bot, both read the stand-in
         await until(lambda: bot.ended == 2)
@@ -179,15 +188,17 @@ async def streams_move_between_the_bot_and_the_stand_in() -> tuple[list[str], in
         tell({"reopen": True})  # back to the bot, off the stand-in
         await until(lambda: len(bot.opened) == 4)
         tell({"stop": True})
-        report = json.loads((await proc.stdout.readline()).decode())
+        report = json.loads((await answers.readline()).decode())
         while "open" in report:
-            report = json.loads((await proc.stdout.readline()).decode())
-        proc.stdin.close()
-        await proc.wait()
+            report = json.loads((await answers.readline()).decode())
+        requests.close()
+        assert await exit_of(proc, 30) == 0
     finally:
-        if proc.returncode is None:
+        requests.close()
+        reading.close()
+        if proc.poll() is None:
             proc.kill()
-            await proc.wait()
+            proc.wait(10)
         await runner.cleanup()
     assert report["events"] >= 2  # the stand-in's, while the bot served none
     return bot.opened, bot.ended

@@ -15,11 +15,11 @@ from typing import Any
 
 import aiohttp
 import pytest
+from bot_processes import BotProcesses
 from fake_telegram import FakeTelegram
 from fake_telegram.models import FakeMessage, FakeUser
 from fluent.runtime import FluentBundle, FluentResource
 from harness import (
-    BotProcesses,
     MakeBot,
     action_of,
     forget_me,

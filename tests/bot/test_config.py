@@ -11,8 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
+from bot_processes import python
 from fake_telegram import FakeTelegram
-from harness import MakeBot, Zygote, bot_env
+from harness import MakeBot, bot_env
 
 from bot.config import ConfigError, load_settings
 
@@ -25,16 +26,16 @@ def run(
     """``python -m bot`` (or ``-m module``) with ``env`` in ``cwd`` until it
     exits: its exit code and what it wrote to stderr.
 
-    The process is forked from the zygote (tests/bot/zygote.py), which made
-    the bot's imports once for this test process (a fresh interpreter spends
+    The process is forked from the zygote (bot_processes.python), which made
+    the bot's imports once for the session (a fresh interpreter spends
     seconds of CPU on them); from the module on it is ``python -m``. A fresh
     ``python -m bot`` runs in test_a_relative_database_path_is_where_the_bot_runs,
-    as the image starts it, and in tests/bot/test_heap.py.
+    as the image starts it.
     """
     with tempfile.TemporaryDirectory(prefix="bot-err-") as folder:
         err = Path(folder) / "stderr"
-        err.touch()
-        proc = Zygote.get().fork(env, cwd, err, module)
+        with err.open("wb") as sink:
+            proc = python(["-m", module], env, cwd, stderr=sink.fileno())
         try:
             code = proc.wait(timeout)
         finally:
@@ -169,7 +170,12 @@ async def test_the_health_check_reads_the_heartbeat(
 
 async def test_a_relative_database_path_is_where_the_bot_runs(tmp_path) -> None:
     """The image runs the bot in /data with the code on PYTHONPATH, so the
-    DATABASE_PATH=spades.db of a copied .env.example still lands on the volume."""
+    DATABASE_PATH=spades.db of a copied .env.example still lands on the volume.
+
+    The suite's one fresh ``python -m bot`` from start to polling (every other
+    bot process is forked from the zygote, its imports made): the command the
+    README and the image run, found through PYTHONPATH from another folder,
+    which no fork (its imports made already) can show."""
     workdir = tmp_path / "data"
     workdir.mkdir()
     async with FakeTelegram() as fake:

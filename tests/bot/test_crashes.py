@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bot_processes import BotProcesses
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import BotProcesses, Table, choose, game_over_in, open_table
+from harness import Table, choose, game_over_in, open_table
 
 from engine import BID, BLIND, Game, view
 from engine.ai import choose_action

@@ -5,14 +5,20 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
+
+from bot_processes import python
 
 
 def test_python_m_bot_freezes_nothing(tmp_path: Path) -> None:
     """``main`` with the App stubbed out, in a process of its own: no
-    ``gc.freeze`` before or while the bot runs."""
+    ``gc.freeze`` before or while the bot runs.
+
+    The process is forked from the zygote, whose imports are the bot's own
+    (``bot.__main__`` and all it imports) and which freezes nothing itself:
+    a freeze made while importing stays in the fork's count, one made in
+    ``bot/__main__.py`` or ``main`` is made in the fork, as in a fresh
+    ``python -c``."""
     script = """
 import gc, json
 import bot.__main__ as entry
@@ -32,14 +38,10 @@ print(json.dumps([rc, seen, gc.get_freeze_count()]))
 """
     root = str(Path(__file__).resolve().parents[2])  # this checkout's bot, not an installed one
     env = {**os.environ, "BOT_TOKEN": "42:TEST", "PYTHONPATH": root}
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        env=env,
-        cwd=tmp_path,  # no developer's .env
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout.splitlines()[-1]) == [0, [0], 0]
+    out, err = tmp_path / "stdout", tmp_path / "stderr"
+    with out.open("wb") as stdout, err.open("wb") as stderr:
+        # cwd: no developer's .env
+        done = python(["-c", script], env, tmp_path, stdout=stdout.fileno(), stderr=stderr.fileno())
+    code = done.wait(120)
+    assert code == 0, err.read_text()
+    assert json.loads(out.read_text().splitlines()[-1]) == [0, [0], 0]

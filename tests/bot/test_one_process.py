@@ -14,8 +14,9 @@ import sys
 import textwrap
 from pathlib import Path
 
+from bot_processes import BotProcesses, exit_of
 from fake_telegram import FakeTelegram
-from harness import ROOT, BotProcesses, exit_of
+from harness import ROOT
 
 from bot.storage import Database, DatabaseInUseError
 from bot.storage.migrations import apply_migrations
@@ -101,7 +102,7 @@ async def test_a_second_bot_on_the_same_database_exits_2(
 ) -> None:
     db = db_path
     first = await bot_process()
-    second = await bot_process.spawn(db, tmp_path / "second.err")
+    second = bot_process.spawn(db, tmp_path / "second.err")
     code = await exit_of(second, 60)  # killed if it still runs: no bot outlives its test
     err = (tmp_path / "second.err").read_text()
     assert code == 2, err

@@ -11,9 +11,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from bot_processes import BotProcesses
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from harness import (
-    BotProcesses,
     InProcessBot,
     MakeBot,
     Table,

@@ -12,8 +12,9 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from bot_processes import BotProcesses
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import BotProcesses, MakeBot, Table, open_table, play_moves, press_label
+from harness import MakeBot, Table, open_table, play_moves, press_label
 
 from bot.i18n import Texts, make_core
 from bot.model import LiveTable, TableStatus

@@ -8,17 +8,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from bot_processes import BotProcesses, ended, exit_of
 from fake_telegram import FakeTelegram
-from harness import (
-    BotProcesses,
-    MakeBot,
-    bot_env,
-    count,
-    exit_of,
-    game_over_in,
-    open_table,
-    play_moves,
-)
+from harness import MakeBot, bot_env, count, game_over_in, open_table, play_moves
 
 from bot.storage import Statements, inbox
 from engine import Game
@@ -210,7 +202,7 @@ async def test_a_second_bot_on_the_same_token_refuses_to_start(
         lambda: sum(c.method == "getUpdates" for c in fake.calls[after:]) >= 2, timeout=30
     )
     assert bot_env(fake, tmp_path / "two.db")["BOT_TOKEN"] == first.env["BOT_TOKEN"]
-    code = await exit_of(await bot_process.spawn(tmp_path / "two.db", tmp_path / "two.err"))
+    code = await exit_of(bot_process.spawn(tmp_path / "two.db", tmp_path / "two.err"))
     err = (tmp_path / "two.err").read_text()
     assert code == 2, err
     assert "BOT_TOKEN" in err and "Traceback" not in err
@@ -225,9 +217,9 @@ async def test_of_two_bots_started_together_exactly_one_goes_on(
     poll the other's ends refuses, and the other goes on (never both, never
     neither)."""
     names = ("one", "two")
-    procs = [await bot_process.spawn(tmp_path / f"{n}.db", tmp_path / f"{n}.err") for n in names]
+    procs = [bot_process.spawn(tmp_path / f"{n}.db", tmp_path / f"{n}.err") for n in names]
     done, waiting = await asyncio.wait(
-        [asyncio.ensure_future(p.wait()) for p in procs],
+        [asyncio.ensure_future(ended(p)) for p in procs],
         timeout=90,
         return_when=asyncio.FIRST_COMPLETED,
     )
@@ -236,7 +228,7 @@ async def test_of_two_bots_started_together_exactly_one_goes_on(
     assert len(done) == 1, "exactly one of the two refuses"
     # The survivor's probe is over; nothing ends it now.
     await asyncio.sleep(8)
-    assert sorted(p.returncode is None for p in procs) == [False, True]
+    assert sorted(p.poll() is None for p in procs) == [False, True]
     i = next(i for i, p in enumerate(procs) if p.returncode is not None)
     err = (tmp_path / f"{names[i]}.err").read_text()
     assert procs[i].returncode == 2 and "BOT_TOKEN" in err and "Traceback" not in err, err

@@ -8,9 +8,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from bot_processes import BotProcesses
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from harness import (
-    BotProcesses,
     InProcessBot,
     MakeBot,
     Table,

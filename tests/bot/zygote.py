@@ -1,35 +1,49 @@
-"""A fork server for ``python -m bot``: ``harness.BotProcess`` starts bots by it.
+"""A fork server for ``python -m bot``: the tests' bot processes are forked from it.
 
-A fresh ``python -m bot`` spends about three seconds of CPU importing (most of
-it aiogram building its pydantic models) before it does anything; tests that
-kill the bot and start it again ten times spend most of their time there. This
-process imports the bot (and parses its locales) once and waits; for each start it forks, and the
-child takes the start's environment, working directory and stderr and runs
-``bot`` exactly as ``python -m bot`` does (``runpy``: ``bot/__main__.py`` as
-``__main__``, then ``sys.exit(main())``), in a process of its own that a test
-may SIGKILL.
+A fresh ``python -m bot`` spends five to seven seconds of CPU importing (most
+of it aiogram building its pydantic models) before it does anything; tests
+that kill the bot and start it again ten times spend most of their time
+there. This process imports the bot (and parses its locales) once and waits;
+for each start it forks, and the child takes the start's environment,
+working directory, arguments and standard streams and runs them exactly as
+``python -m MODULE`` (``runpy``, as ``__main__``) or ``python -c CODE`` does,
+in a process of its own that a test may SIGKILL.
 
-Requests come on stdin, one JSON object a line: ``env``, ``cwd`` and
-``stderr`` (a file to append to), and ``module`` when the start is another
-of the bot's commands (``bot.health``: ``python -m bot.health``). Answers go to stdout: ``ready`` once the
-imports are done, ``pid N`` for each start, ``exit N CODE`` when a child has
-ended (``CODE`` negative for a signal, as ``subprocess`` has it).
+One zygote serves a whole test session: the workers (``pytest -n``) connect
+to it on a Unix socket in the abstract namespace (bot_processes.Zygote starts
+it under a lock when the first of them needs it), and it ends with the
+session's process (``OWNER``, watched through a pidfd), killing whatever it
+forked that still runs.
 
-Run as ``python tests/bot/zygote.py`` from the checkout's root.
+Requests are one packet each (``SOCK_SEQPACKET``): JSON with ``argv`` (what
+follows ``python``: ``["-m", "bot"]``, ``["-c", code, ...]``), ``env``,
+``cwd`` and ``fds`` (which of ``stdin``/``stdout``/``stderr`` the packet's
+file descriptors are, in that order; the others are /dev/null). Answers, one
+packet each: ``pid N`` with the child's pidfd attached (opened before anyone
+could reap the child: no reused pid can fool it), and ``exit N CODE`` when it
+has ended (``CODE`` negative for a signal, as ``subprocess`` has it).
+
+Run as ``python tests/bot/zygote.py NAME OWNER`` from the checkout's root;
+it writes ``ready`` to stdout once it listens.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import runpy
 import select
+import signal
+import socket
 import sys
 import threading
+import types
 from pathlib import Path
 from typing import Any, NoReturn
 
 ROOT = Path(__file__).resolve().parents[2]
+STREAMS = ("stdin", "stdout", "stderr")
 
 #: aiogram's answer models, held (``hold_answer_models``).
 ANSWER_MODELS: list[type] = []
@@ -56,57 +70,83 @@ def hold_answer_models() -> None:
         )
 
 
-def become_bot(request: dict[str, Any]) -> NoReturn:
-    """In the forked child: ``python -m bot`` (or ``-m`` the request's
-    ``module``) with the request's settings."""
-    err = os.open(request["stderr"], os.O_WRONLY | os.O_APPEND)
+def become(request: dict[str, Any], fds: list[int], inherited: list[int]) -> NoReturn:
+    """In the forked child: ``python *argv`` with the request's settings."""
+    for fd in inherited:  # the zygote's sockets and pidfd: not the program's
+        os.close(fd)
+    given = dict(zip(request["fds"], fds, strict=True))
     null = os.open(os.devnull, os.O_RDWR)
-    os.dup2(null, 0)  # the requests' pipe: not the bot's
-    os.dup2(null, 1)  # the answers' pipe, likewise
-    os.dup2(err, 2)
-    os.close(null)
-    os.close(err)
+    for target, name in enumerate(STREAMS):
+        os.dup2(given.get(name, null), target)
+    for fd in {null, *fds}:
+        os.close(fd)
     os.environ.clear()
     os.environ.update(request["env"])
     os.chdir(request["cwd"])
-    # SystemExit (or the bot's own exception) ends this process as it would
-    # end `python -m bot`: nothing of the loop below runs in the child again.
-    runpy.run_module(request.get("module", "bot"), run_name="__main__", alter_sys=True)
+    option, what, *rest = request["argv"]
+    # An exception (SystemExit or the program's own) ends this process as it
+    # would end `python`: nothing of the zygote's loop runs in the child again.
+    if option == "-m":
+        sys.argv = [what, *rest]  # runpy puts the module's file first
+        runpy.run_module(what, run_name="__main__", alter_sys=True)
+    elif option == "-c":
+        sys.argv = ["-c", *rest]
+        main = types.ModuleType("__main__")
+        sys.modules["__main__"] = main
+        exec(compile(what, "<string>", "exec"), main.__dict__)
+    else:
+        raise SystemExit(f"zygote: unknown option {option!r}")
     sys.exit(0)
 
 
-def serve() -> None:
-    children: set[int] = set()
-    pending = b""
+def serve(listener: socket.socket, owner: int) -> None:
+    """Fork for each request until the owner process ends."""
+    clients: list[socket.socket] = []
+    children: dict[int, socket.socket] = {}  # pid: whose request it was
     while True:
-        ready, _, _ = select.select([0], [], [], 0.05 if children else None)
+        waiting: list[socket.socket | int] = [listener, owner, *clients]
+        ready, _, _ = select.select(waiting, [], [], 0.05 if children else None)
         while children:  # reap, and say who ended how
-            try:
-                pid, status = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                children.clear()
-                break
+            pid, status = os.waitpid(-1, os.WNOHANG)
             if pid == 0:
                 break
-            children.discard(pid)
-            os.write(1, f"exit {pid} {os.waitstatus_to_exitcode(status)}\n".encode())
-        if not ready:
-            continue
-        data = os.read(0, 1 << 20)
-        if not data:
-            return  # the tests are done with us
-        pending += data
-        while b"\n" in pending:
-            line, pending = pending.split(b"\n", 1)
-            request = json.loads(line)
+            tell(children.pop(pid), f"exit {pid} {os.waitstatus_to_exitcode(status)}")
+        if owner in ready:  # the test session is over: no bot outlives it
+            for pid in children:
+                os.kill(pid, signal.SIGKILL)
+            return
+        if listener in ready:
+            clients.append(listener.accept()[0])
+        for client in [c for c in clients if c in ready]:
+            data, fds, _, _ = socket.recv_fds(client, 1 << 20, len(STREAMS))
+            if not data:  # a test process is done (or died): so are its bots
+                clients.remove(client)
+                client.close()
+                for pid, whose in children.items():
+                    if whose is client:
+                        os.kill(pid, signal.SIGKILL)
+                continue
+            sys.stdout.flush()
+            sys.stderr.flush()
             pid = os.fork()
             if pid == 0:
-                become_bot(request)
-            children.add(pid)
-            os.write(1, f"pid {pid}\n".encode())
+                inherited = [listener.fileno(), owner, *(c.fileno() for c in clients)]
+                become(json.loads(data), fds, inherited)
+            for fd in fds:
+                os.close(fd)
+            pidfd = os.pidfd_open(pid)
+            children[pid] = client
+            with contextlib.suppress(OSError):  # gone meanwhile: its end is read next round
+                socket.send_fds(client, [f"pid {pid}".encode()], [pidfd])
+            os.close(pidfd)
 
 
-if __name__ == "__main__":
+def tell(client: socket.socket, answer: str) -> None:
+    with contextlib.suppress(OSError):  # the test process is gone
+        client.send(answer.encode())
+
+
+def main(name: str, owner_pid: int) -> None:
     sys.path[0] = str(ROOT)  # as `python -m bot` run there has it (not this script's folder)
     import bot
     import bot.__main__  # noqa: F401  (every import a start makes, made once here)
@@ -121,5 +161,13 @@ if __name__ == "__main__":
     del sys.modules["bot.__main__"], bot.__main__
     # Forking is only safe with one thread: the imports must not have started any.
     assert threading.active_count() == 1, threading.enumerate()
+    owner = os.pidfd_open(owner_pid)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    listener.bind("\0" + name)
+    listener.listen(64)
     os.write(1, b"ready\n")
-    serve()
+    serve(listener, owner)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]))
