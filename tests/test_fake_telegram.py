@@ -51,7 +51,7 @@ from aiogram.types import (
 from fake_telegram import FakeTelegram, FakeUser, parse_html
 from fake_telegram import errors as tg
 
-# The bot of the shared ``fake`` fixture (tests/conftest.py): FakeTelegram's defaults.
+# The bot of the shared ``fake`` fixture (tests/shared_fixtures.py): FakeTelegram's defaults.
 BOT_USERNAME = "piki_test_bot"
 BOT_ID = 7_000_000_001
 GROUP_ID = -4001

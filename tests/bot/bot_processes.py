@@ -7,7 +7,7 @@ start it again without paying seconds of CPU for the imports each time; from
 directory, standard streams, exit code). Where the kernel has no pidfd
 (before Linux 5.3) each is a fresh interpreter instead.
 
-``BotProcesses`` is conftest's ``bot_process`` fixture; ``python()`` starts
+``BotProcesses`` is the ``bot_process`` fixture (tests/shared_fixtures.py); ``python()`` starts
 any ``python -m``/``-c`` the same way (the bot's other commands, the
 benches' helper processes).
 """
@@ -147,7 +147,7 @@ class BotProcess:
 
 
 class BotProcesses:
-    """The ``python -m bot`` processes of one test: conftest's ``bot_process``.
+    """The ``python -m bot`` processes of one test: the ``bot_process`` fixture.
 
     ``await bot_process(**changes)`` starts one with the tests' settings
     (``bot_env``, ``changes`` applied) on the test's database (or ``db=``)

@@ -1,6 +1,6 @@
 """The bot's own browser fixture (the Mini App's browser tests). The fixtures
 the bot's tests share with tests/attacks (the database, the clock, the bot
-running in-process) are in tests/conftest.py."""
+running in-process) are in tests/shared_fixtures.py."""
 
 from __future__ import annotations
 

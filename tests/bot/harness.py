@@ -1,9 +1,9 @@
 """Run the real bot against the fake Bot API and play as people would.
 
 Two ways to run it: in this process (``InProcessBot``: the real ``App`` with
-polling as a task; conftest's ``make_bot`` starts and stops it) and as a
+polling as a task; the ``make_bot`` fixture starts and stops it) and as a
 separate ``python -m bot`` process, which a test can kill with SIGKILL
-mid-game (conftest's ``bot_process``: bot_processes.py).
+mid-game (the ``bot_process`` fixture: bot_processes.py).
 
 Then the people: a table opened (``open_table``), moves pressed until a
 point (``play_moves``), the end told (``game_over_in``), ``/forget_me``
@@ -138,7 +138,7 @@ class InProcessBot:
             raise AssertionError("the bot's run returned: a cancellation was swallowed")
 
 
-#: conftest's ``make_bot``: ``await make_bot(**changes)`` starts a bot, stopped at teardown.
+#: The ``make_bot`` fixture (tests/shared_fixtures.py): ``await make_bot(**changes)`` starts a bot, stopped at teardown.
 MakeBot = Callable[..., Awaitable[InProcessBot]]
 
 

@@ -1,7 +1,7 @@
 """``kill -9`` at random moments of a game, again and again: the game goes on
 after every restart and ends exactly as the same game without crashes.
 
-The bot runs as ``python -m bot`` (conftest's ``bot_process``). Two people
+The bot runs as ``python -m bot`` (the ``bot_process`` fixture). Two people
 (North and East) play a club game with a fixed policy (open the cards, bid
 the highest number offered, play the lowest card allowed); the computer seats
 play with ``AI_LEVEL=novice``. A seeded generator picks when to kill: after a few
