@@ -197,6 +197,9 @@ class DayService:
             return
         minute = int(row["open_minute"])
         closes_at = next_opening(at, minute, self.zone)
+        now = self.ctx.clock.now()
+        while closes_at <= now:  # the bot was down over a whole day: only today's opens
+            at, closes_at = closes_at, next_opening(closes_at, minute, self.zone)
         date = local_date(at, self.zone)
         tomorrow = (Date.fromisoformat(date) + timedelta(days=1)).isoformat()
         key = secrets.token_hex(8)
@@ -207,7 +210,7 @@ class DayService:
             await repo_day.set_next(conn, chat_id, closes_at)
             day_id = await repo_day.open_day(conn, chat_id, date, key, at, closes_at)
             if day_id is not None:
-                text, markup = opening_message(tr, self.link(day_id, key), closes_at, self.zone, 0)
+                text, markup = opening_message(tr, self.link(day_id, key), closes_at, self.zone)
                 await enqueue_send(
                     conn, chat_id, text, markup, key=opening_key(day_id), thread=row["thread_id"]
                 )

@@ -52,9 +52,7 @@ def points_text(points: float) -> str:
 
 
 # ---------------------------------------------------------------- the group
-def opening_message(
-    tr: Tr, url: str, closes_at: float, zone: tzinfo, played: int
-) -> tuple[str, Keyboard]:
+def opening_message(tr: Tr, url: str, closes_at: float, zone: tzinfo) -> tuple[str, Keyboard]:
     """«🃏 Сдача дня · до завтра 09:00» and the button to the private chat."""
     text = tr("day-opening", until=clock(closes_at, zone))
     return text, keyboard([[link(tr("btn-day-play"), url)]])

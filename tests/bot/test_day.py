@@ -7,12 +7,16 @@ the close with its table and comparison scores, the next day opening, and a
 from __future__ import annotations
 
 import re
+import sqlite3
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import InProcessBot, count, forget_me, rows
+from harness import BotProcesses, InProcessBot, count, forget_me, rows
 
 from bot.clock import FakeClock
 from bot.services.day import better_than, matchpoints, next_opening
@@ -169,6 +173,11 @@ async def test_a_day_for_three_members(
     await fake.wait_idle(quiet=0.1)
     assert count(db_path, "SELECT COUNT(*) FROM day_plays WHERE user_id=?", anna.id) == 1
 
+    # In private, /day: her own day, no one else's, results at the close.
+    await fake.send_text(anna, anna.id, "/day")
+    await fake.wait_for(lambda: "Ваши сдачи дня" in fake.sent_texts(anna.id)[-1])
+    own = fake.sent_texts(anna.id)[-1]
+    assert "сыграли 1" in own and "итоги — в 09:00" in own and "Борис" not in own
     # Boris finishes the next morning, before the close.
     clock.advance(23 * HOUR)
     await play_moves(fake, boris, pick=-1)
@@ -196,6 +205,8 @@ async def test_a_day_for_three_members(
     assert f"лучше, чем у {pc1} % сыгравших" in close.text
     assert f"лучше, чем у {pc2} % сыгравших" in close.text
     assert "Вера" not in close.text
+    await fake.send_text(anna, anna.id, "/day")
+    await fake.wait_for(lambda: "лучше, чем у" in fake.sent_texts(anna.id)[-1])
     # The old link is closed now; the new day has a new one.
     await fake.start_bot(vera, link)
     await fake.wait_for(lambda: "недоступна" in fake.sent_texts(vera.id)[-1])
@@ -250,3 +261,86 @@ async def test_forged_and_stale_presses_change_nothing(
     await forget_me(fake, anna)
     assert count(db_path, "SELECT COUNT(*) FROM day_plays WHERE user_id=?", anna.id) == 0
     assert count(db_path, "SELECT COUNT(*) FROM day_moves WHERE user_id=?", anna.id) == 0
+
+
+def day_moves(db: Path, user_id: int) -> list[int]:
+    return [
+        a for (a,) in rows(db, "SELECT action FROM day_moves WHERE user_id=? ORDER BY seq", user_id)
+    ]
+
+
+@pytest.mark.slow
+async def test_kill_9_mid_hand_loses_nothing(
+    fake: FakeTelegram, bot_process: BotProcesses, db_path: Path
+) -> None:
+    """The master thinks in its worker process; the bot is killed right after
+    a press was answered (while the computers may be thinking) and started
+    again: every acknowledged move is there, and the hand goes on to its end."""
+    proc = await bot_process(ai_workers=1, ai_level="master")
+    anna = fake.add_user(4921, "Анна")
+    fake.add_group(GROUP, "Клуб", members=[anna], admins=[anna])
+    await fake.start_bot(anna)
+    await fake.send_text(anna, GROUP, "/day on")
+    await fake.wait_for(lambda: any("включена" in t for t in fake.sent_texts(GROUP)))
+    # Today's day opens now rather than at 09:00 (the process runs on the real clock).
+    con = sqlite3.connect(db_path, timeout=10)
+    with con:
+        con.execute("UPDATE day_groups SET next_at=?", (time.time(),))
+    con.close()
+    await fake.wait_for(lambda: any("до завтра" in t for t in fake.sent_texts(GROUP)), timeout=30)
+    await fake.start_bot(anna, payload_of(opening(fake)))
+    await play_moves(fake, anna, 3)
+    acknowledged = day_moves(db_path, anna.id)
+    proc.kill()
+    proc = await bot_process.again(proc)
+    assert day_moves(db_path, anna.id)[: len(acknowledged)] == acknowledged
+    await play_moves(fake, anna)
+    assert count(db_path, "SELECT COUNT(*) FROM day_plays WHERE finished_at IS NOT NULL") == 1
+    assert len(day_moves(db_path, anna.id)) == 52 + 4
+
+
+GROUP_B = -1004950
+
+
+async def test_who_left_is_not_listed_and_other_groups_only_counted(
+    fake: FakeTelegram, clock: FakeClock, db_path: Path, clocked_bot: InProcessBot
+) -> None:
+    anna, boris = fake.add_user(4931, "Анна"), fake.add_user(4932, "Борис")
+    carl = fake.add_user(4933, "Карл")
+    fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
+    fake.add_group(GROUP_B, "Другой клуб", members=[carl], admins=[carl])
+    for u in (anna, boris, carl):
+        await fake.start_bot(u)
+    await fake.send_text(anna, GROUP, "/day on")
+    await fake.send_text(carl, GROUP_B, "/day on")
+    await fake.wait_for(lambda: any("включена" in t for t in fake.sent_texts(GROUP_B)))
+    await fake.wait_for(lambda: any("включена" in t for t in fake.sent_texts(GROUP)))
+    clock.advance(22 * HOUR)
+    await fake.wait_for(lambda: any("до завтра" in t for t in fake.sent_texts(GROUP)))
+    await fake.wait_for(lambda: any("до завтра" in t for t in fake.sent_texts(GROUP_B)))
+    # One deal for the date, whichever group.
+    assert count(db_path, "SELECT COUNT(DISTINCT date) FROM days") == 1
+    link_b = payload_of(
+        next(m for m in fake.chat_messages(GROUP_B) if "до завтра" in m.text and m.buttons())
+    )
+    for user, link, pick in (
+        (anna, payload_of(opening(fake)), 0),
+        (boris, payload_of(opening(fake)), -1),
+        (carl, link_b, -1),
+    ):
+        await fake.start_bot(user, link)
+        await play_moves(fake, user, pick=pick)
+    # Carl's link is not Anna's: she is not in his group.
+    await fake.start_bot(anna, link_b)
+    await fake.wait_for(lambda: "недоступна" in fake.sent_texts(anna.id)[-1])
+    fake.remove_member(GROUP, boris)
+    clock.advance(24 * HOUR)
+    await fake.wait_for(lambda: any("Итоги сдачи дня" in t for t in fake.sent_texts(GROUP)))
+    close = next(m for m in fake.chat_messages(GROUP) if "Итоги сдачи дня" in m.text)
+    assert "Анна" in close.text and "сравнение 0" in close.text
+    assert "Борис" not in close.text and "Карл" not in close.text
+    scores = dict(rows(db_path, "SELECT user_id, score FROM day_plays"))
+    mine = scores[anna.id]
+    others = [s for u, s in scores.items() if u != anna.id]
+    share = (sum(s < mine for s in others) + sum(s == mine for s in others) / 2) / len(others)
+    assert f"лучше, чем у {round(100 * share)} % сыгравших" in close.text
