@@ -1,7 +1,7 @@
 ## The deal of the day: one deal for the whole group, each plays in private, results at the close.
 
 cmd-day = Deal of the day: one deal for the whole group
-btn-day-play = 🃏 Play
+btn-day-play = 🃏 Play the deal
 btn-day-record = 📜 Best line
 day-opening = 🃏 <b>Deal of the day</b> · until tomorrow { $until } · play
     One deal, the same cards for everyone, each plays with the computer in private.

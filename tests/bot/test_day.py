@@ -14,7 +14,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 from harness import BotProcesses, InProcessBot, count, forget_me, rows
 
