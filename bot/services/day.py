@@ -14,6 +14,7 @@ date is shared by every group, and stored before any day of that date opens
 
 from __future__ import annotations
 
+import math
 import random
 import secrets
 from collections.abc import Awaitable, Callable
@@ -111,6 +112,9 @@ class DayService:
         self.is_member = plays.is_member
         self.is_admin = is_admin
         self._resumed = False
+        # The next opening or closing, as last read (0: read again). Only this
+        # service changes them, so the timer loop's many wake-ups cost nothing.
+        self._next_at = 0.0
         # (user, day) -> when the best line's record was sent: a double tap sends it once.
         self._records: dict[tuple[int, int], float] = {}
 
@@ -132,9 +136,10 @@ class DayService:
         """``/day on``, ``/day off``, ``/day HH:MM`` by an admin of the group
         (asked of the group itself; an anonymous admin of it counts) or the
         creator of its first table (``user_id``; None: not a person)."""
-        word = arg.strip().lower()
-        minute = parse_minute(word) if word not in ("on", "off") else None
-        if word not in ("on", "off") and minute is None:
+        words = arg.lower().split()
+        switch = [w for w in words if w in ("on", "off")]
+        minutes = [parse_minute(w) for w in words if w not in ("on", "off")]
+        if not words or len(switch) > 1 or len(minutes) > 1 or None in minutes:
             raise UserError("day-usage")
         if not anonymous_admin:
             if user_id is None:
@@ -145,11 +150,9 @@ class DayService:
         row = await repo_day.group(self.ctx.db, chat_id)
         enabled = bool(row["enabled"]) if row is not None else False
         old_minute = int(row["open_minute"]) if row is not None else DEFAULT_MINUTE
-        if word == "on":
-            enabled = True
-        elif word == "off":
-            enabled = False
-        minute = old_minute if minute is None else minute
+        if switch:
+            enabled = switch[0] == "on"
+        minute = minutes[0] if minutes and minutes[0] is not None else old_minute
         now = self.ctx.clock.now()
         next_at = next_opening(now, minute, self.zone) if enabled else None
         async with self.ctx.db.tx() as conn:
@@ -163,6 +166,7 @@ class DayService:
                 thread_id=thread_id,
                 next_at=next_at,
             )
+        self._next_at = 0.0
         self.ctx.changed()
         return Setting(enabled, minute, next_at)
 
@@ -173,6 +177,8 @@ class DayService:
         if not self._resumed:
             self._resumed = True
             await self.plays.resume(local_date(now - 2 * 86400, self.zone))
+        if now < self._next_at:
+            return None if self._next_at == math.inf else self._next_at
         while days := await repo_day.days_to_close(self.ctx.db, now, BATCH):
             for day in days:
                 await self._close(day)
@@ -187,6 +193,7 @@ class DayService:
             )
             if m is not None
         ]
+        self._next_at = min(moments) if moments else math.inf
         return min(moments) if moments else None
 
     async def _open(self, chat_id: int, at: float) -> None:

@@ -281,11 +281,14 @@ async def test_kill_9_mid_hand_loses_nothing(
     await fake.start_bot(anna)
     await fake.send_text(anna, GROUP, "/day on")
     await fake.wait_for(lambda: any("включена" in t for t in fake.sent_texts(GROUP)))
-    # Today's day opens now rather than at 09:00 (the process runs on the real clock).
+    # Today's day opens now rather than at 09:00 (the process runs on the
+    # real clock): moved while the bot is down, read at its start.
+    proc.kill()
     con = sqlite3.connect(db_path, timeout=10)
     with con:
         con.execute("UPDATE day_groups SET next_at=?", (time.time(),))
     con.close()
+    proc = await bot_process.again(proc)
     await fake.wait_for(lambda: any("до завтра" in t for t in fake.sent_texts(GROUP)), timeout=30)
     await fake.start_bot(anna, payload_of(opening(fake)))
     await play_moves(fake, anna, 3)
@@ -343,3 +346,43 @@ async def test_who_left_is_not_listed_and_other_groups_only_counted(
     others = [s for u, s in scores.items() if u != anna.id]
     share = (sum(s < mine for s in others) + sum(s == mine for s in others) / 2) / len(others)
     assert f"лучше, чем у {round(100 * share)} % сыгравших" in close.text
+
+
+SUPERGROUP = -1001234004949
+
+
+async def test_who_turns_it_on_and_off(
+    fake: FakeTelegram, clock: FakeClock, db_path: Path, clocked_bot: InProcessBot
+) -> None:
+    """An admin (also anonymously, as the group) or the creator of the
+    group's first table: nobody else; the hour moves with ``/day 10:00``."""
+    anna, boris, vera = (
+        fake.add_user(4941, "Анна"),
+        fake.add_user(4942, "Борис"),
+        fake.add_user(4943, "Вера"),
+    )
+    fake.add_group(SUPERGROUP, "Клуб", members=[anna, boris, vera], admins=[anna], supergroup=True)
+    for u in (anna, boris, vera):
+        await fake.start_bot(u)
+
+    def last() -> str:
+        return fake.sent_texts(SUPERGROUP)[-1] if fake.sent_texts(SUPERGROUP) else ""
+
+    await fake.send_text(boris, SUPERGROUP, "/day on")
+    await fake.wait_for(lambda: "админы группы" in last())
+    await fake.send_text(boris, SUPERGROUP, "/newgame")  # Boris opens the group's first table
+    await fake.wait_for(lambda: "Новый стол" in last())
+    await fake.send_text(boris, SUPERGROUP, "/day on 10:00")
+    await fake.wait_for(lambda: "включена: каждый день в 10:00" in last())
+    await fake.send_text(vera, SUPERGROUP, "/day off")
+    await fake.wait_for(lambda: "админы группы" in last())
+    await fake.send_text(vera, SUPERGROUP, "/day")
+    await fake.wait_for(lambda: "открывается в 10:00" in last())
+    await fake.send_as_group(anna, SUPERGROUP, "/day off")
+    await fake.wait_for(lambda: "выключена" in last())
+    await fake.send_text(anna, SUPERGROUP, "/day sometime")
+    await fake.wait_for(lambda: "/day 10:00 — час открытия" in last())
+    # Off: no day opens at its hour.
+    clock.advance(26 * HOUR)
+    await fake.wait_idle(quiet=0.1)
+    assert count(db_path, "SELECT COUNT(*) FROM days") == 0
