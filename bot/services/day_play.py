@@ -122,16 +122,19 @@ class DayPlays:
         assert deal is not None, "a day's deal is stored before it opens"
         async with self._lock(day.date, who.user_id):
             play = await repo_day.get_play(self.ctx.db, day.date, who.user_id)
+            fresh = play is None
             if play is None:
-                async with self.ctx.db.tx() as conn:
-                    await repo_day.start_play(
-                        conn, day.date, who.user_id, day.day_id, self.ctx.clock.now()
-                    )
-                play = await repo_day.get_play(self.ctx.db, day.date, who.user_id)
-                assert play is not None
-            actions = await repo_day.moves(self.ctx.db, day.date, who.user_id)
+                play = Play(day.date, who.user_id, day.day_id, self.ctx.clock.now(), *[None] * 4)
+            elif play.day_id != day.day_id:
+                # Played (or begun) by another group's link: once a date, that one.
+                day = await repo_day.get_day(self.ctx.db, play.day_id) or day
+            actions = [] if fresh else await repo_day.moves(self.ctx.db, day.date, who.user_id)
             text, markup = await self._message(day, deal, play, actions)
             async with self.ctx.db.tx() as conn:
+                if fresh:
+                    await repo_day.start_play(
+                        conn, day.date, who.user_id, day.day_id, play.started_at
+                    )
                 # Anew at the bottom of the chat: the link may be pressed again later.
                 await enqueue_repost(
                     conn, who.user_id, hand_key(day.date, who.user_id), text, markup

@@ -43,6 +43,11 @@ def day_date(moment: float, zone: tzinfo) -> str:
     return datetime.fromtimestamp(moment, zone).strftime("%d.%m")
 
 
+def _bid(tr: Tr, bid: int) -> str:
+    """``3``, or ``ноль``."""
+    return tr("bid-nil") if bid == 0 else str(bid)
+
+
 def points_text(points: float) -> str:
     """``2``, ``1½``, ``½``."""
     whole, half = int(points), points - int(points) >= 0.5
@@ -75,7 +80,7 @@ def close_message(
                 "day-close-line",
                 n=n,
                 name=esc(line.name) or tr("day-someone"),
-                bid=tr("btn-nil") if line.bid == 0 else str(line.bid),
+                bid=_bid(tr, line.bid),
                 tricks=line.tricks,
                 score=line.score,
                 points=points_text(line.points),
@@ -175,7 +180,7 @@ def day_done_text(
             tr("day-done-title", group=esc(title)),
             tr(
                 "day-done-result",
-                bid=tr("btn-nil") if bid == 0 else str(bid),
+                bid=_bid(tr, bid),
                 tricks=tricks,
                 score=score,
             ),
@@ -198,7 +203,7 @@ def own_days_text(
             key = "day-own-closed-unfinished" if closed else "day-own-playing"
             out.append(tr(key, date=when))
             continue
-        bid = tr("btn-nil") if row["bid"] == 0 else str(row["bid"])
+        bid = _bid(tr, int(row["bid"]))
         out.append(
             tr(
                 "day-own-line",
