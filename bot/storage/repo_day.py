@@ -281,3 +281,9 @@ async def add_decision(conn: Conn, date: str, history: str, action: int) -> None
         "INSERT OR IGNORE INTO day_decisions(date, history, action) VALUES (?, ?, ?)",
         (date, history, action),
     )
+
+
+async def move_chat(conn: Conn, old: int, new: int) -> None:
+    """A group became a supergroup: its day, its days and their plays go with it."""
+    await execute(conn, "UPDATE OR IGNORE day_groups SET chat_id=? WHERE chat_id=?", (new, old))
+    await execute(conn, "UPDATE OR IGNORE days SET chat_id=? WHERE chat_id=?", (new, old))

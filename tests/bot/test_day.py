@@ -386,3 +386,18 @@ async def test_who_turns_it_on_and_off(
     clock.advance(26 * HOUR)
     await fake.wait_idle(quiet=0.1)
     assert count(db_path, "SELECT COUNT(*) FROM days") == 0
+
+
+async def test_the_day_follows_the_group_to_its_supergroup(
+    fake: FakeTelegram, clock: FakeClock, db_path: Path, clocked_bot: InProcessBot
+) -> None:
+    anna = fake.add_user(4951, "Анна")
+    fake.add_group(-4949, "Клуб", members=[anna], admins=[anna])
+    await fake.start_bot(anna)
+    await fake.send_text(anna, -4949, "/day on")
+    await fake.wait_for(lambda: any("включена" in t for t in fake.sent_texts(-4949)))
+    new = fake.migrate_group(-4949)
+    await fake.wait_idle(quiet=0.1)
+    clock.advance(22 * HOUR)
+    await fake.wait_for(lambda: any("до завтра" in t for t in fake.sent_texts(new)))
+    assert rows(db_path, "SELECT chat_id FROM days") == [(new,)]
