@@ -401,3 +401,26 @@ async def test_the_day_follows_the_group_to_its_supergroup(
     clock.advance(22 * HOUR)
     await fake.wait_for(lambda: any("до завтра" in t for t in fake.sent_texts(new)))
     assert rows(db_path, "SELECT chat_id FROM days") == [(new,)]
+
+
+async def test_the_same_play_meets_the_same_computer(
+    fake: FakeTelegram, clock: FakeClock, db_path: Path, clocked_bot: InProcessBot
+) -> None:
+    """Two people pressing the same bids and cards meet the same computer moves
+    (each decided once, stored by the moves before it) and the same score."""
+    anna, boris = fake.add_user(4961, "Анна"), fake.add_user(4962, "Борис")
+    fake.add_group(GROUP, "Клуб", members=[anna, boris], admins=[anna])
+    for u in (anna, boris):
+        await fake.start_bot(u)
+    await fake.send_text(anna, GROUP, "/day on")
+    await fake.wait_for(lambda: any("включена" in t for t in fake.sent_texts(GROUP)))
+    clock.advance(22 * HOUR)
+    await fake.wait_for(lambda: any("до завтра" in t for t in fake.sent_texts(GROUP)))
+    for user in (anna, boris):
+        await fake.start_bot(user, payload_of(opening(fake)))
+        await play_moves(fake, user)
+    assert day_moves(db_path, anna.id) == day_moves(db_path, boris.id)
+    scores = rows(db_path, "SELECT score FROM day_plays")
+    assert len(scores) == 2 and scores[0] == scores[1]
+    # Each computer decision was made once: one stored per point of the play.
+    assert count(db_path, "SELECT COUNT(*) FROM day_decisions") == 52 + 4 - 13 - 1
