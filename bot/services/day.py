@@ -14,6 +14,7 @@ date is shared by every group, and stored before any day of that date opens
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import secrets
@@ -40,12 +41,16 @@ from bot.views.day import (
 from bot.views.record import record_text
 from engine.record import hand_record
 
+log = logging.getLogger(__name__)
+
 #: Who may turn the day on or off in a group: (chat, user) -> admin there?
 AdminCheck = Callable[[int, int], Awaitable[bool]]
 DEFAULT_MINUTE = 9 * 60
 #: Days (or groups) opened or closed in one pass of the timer loop: 500 groups
 #: at the same hour are many short transactions, the live tables' between them.
 BATCH = 20
+#: Seconds before openings and closings that failed are tried again.
+RETRY_AFTER = 60.0
 #: The last days a person's /day in private lists.
 OWN_DAYS = 7
 
@@ -179,6 +184,15 @@ class DayService:
             await self.plays.resume(local_date(now - 2 * 86400, self.zone))
         if now < self._next_at:
             return None if self._next_at == math.inf else self._next_at
+        try:
+            return await self._due(now)
+        except Exception:
+            # The live tables' deadlines share this loop: a failure here must not end it.
+            log.exception("the deal of the day's openings and closings failed")
+            self._next_at = now + RETRY_AFTER
+            return self._next_at
+
+    async def _due(self, now: float) -> float | None:
         while days := await repo_day.days_to_close(self.ctx.db, now, BATCH):
             for day in days:
                 await self._close(day)

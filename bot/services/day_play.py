@@ -98,6 +98,8 @@ class DayPlays:
             weakref.WeakValueDictionary()
         )
         self._runners: dict[tuple[str, int], asyncio.Task[None]] = {}
+        # The searches running, by (date, moves before): one per point of a deal.
+        self._deciding: dict[tuple[str, str], asyncio.Task[int]] = {}
         self._stopped = False
 
     def _lock(self, date: str, user_id: int) -> asyncio.Lock:
@@ -264,20 +266,30 @@ class DayPlays:
 
     async def _decide(self, deal: Deal, g: Game, actions: list[int]) -> int:
         """The decision stored for this point of the date's deal, else the
-        computer's (searched with the level's full budget) stored now."""
+        computer's (searched with the level's full budget) stored now. The
+        people who reach one point at once (everyone, before their first
+        bid) wait for one search: the pool is not asked the same thing twice."""
         key = history_key(actions)
         known = await repo_day.decision(self.ctx.db, deal.date, key)
         if known is not None:
             return known
+        flight = self._deciding.get((deal.date, key))
+        if flight is None:
+            flight = asyncio.create_task(self._search(deal, g, key, len(actions)))
+            self._deciding[(deal.date, key)] = flight
+            flight.add_done_callback(lambda _: self._deciding.pop((deal.date, key), None))
+        return await asyncio.shield(flight)
+
+    async def _search(self, deal: Deal, g: Game, key: str, made: int) -> int:
         level = self.ctx.settings.ai_level
         budget = DEFAULT_BUDGET_MS.get(level, 0) or None
-        seed = deal.seed ^ (len(actions) * 0x9E3779B1)
+        seed = deal.seed ^ (made * 0x9E3779B1)
         action = await self.computer.think(
             self.computer.chooser, view(g, g.to_move), level, seed, budget
         )
         async with self.ctx.db.tx() as conn:
             await repo_day.add_decision(conn, deal.date, key, action)
-        # Two people at the same point at once: the first one stored counts.
+        # One stored a moment before (a search that had just ended): that one counts.
         stored = await repo_day.decision(self.ctx.db, deal.date, key)
         return action if stored is None else stored
 
@@ -288,8 +300,9 @@ class DayPlays:
 
     async def stop(self) -> None:
         self._stopped = True
-        await cancel_and_wait(list(self._runners.values()))
+        await cancel_and_wait([*self._runners.values(), *self._deciding.values()])
         self._runners.clear()
+        self._deciding.clear()
 
 
 def hand_key(date: str, user_id: int) -> str:

@@ -13,7 +13,7 @@ from datetime import datetime, tzinfo
 from bot.callbacks import DayMoveCb, DayRecordCb, DayWhyCb
 from bot.i18n import esc
 from bot.model import LiveTable
-from bot.views.common import Tr, card
+from bot.views.common import Tr, card, num
 from bot.views.hand import CARDS_PER_ROW, UNPLAYABLE, hand_message
 from bot.views.keyboard import Button, Keyboard, button, keyboard, link, rows_by
 from engine.cards import sort_for_display
@@ -82,7 +82,7 @@ def close_message(
                 name=esc(line.name) or tr("day-someone"),
                 bid=_bid(tr, line.bid),
                 tricks=line.tricks,
-                score=line.score,
+                score=num(line.score),
                 points=points_text(line.points),
             )
         )
@@ -182,7 +182,7 @@ def day_done_text(
                 "day-done-result",
                 bid=_bid(tr, bid),
                 tricks=tricks,
-                score=score,
+                score=num(score),
             ),
             tr("day-done-played", count=played),
             tr("day-done-wait", at=clock(closes_at, zone)),
@@ -210,7 +210,7 @@ def own_days_text(
                 date=when,
                 bid=bid,
                 tricks=row["tricks"],
-                score=row["score"],
+                score=num(int(row["score"])),
                 played=played,
             )
         )

@@ -199,8 +199,15 @@ async def test_a_day_for_three_members(
     p1, p2 = ("1", "0") if s1 > s2 else ("½", "½")
     pc1, pc2 = (100, 0) if s1 > s2 else (50, 50)
     bid = lambda b: "ноль" if b == 0 else str(b)  # noqa: E731
-    assert f"1. {names[u1]}: заказ {bid(b1)}, взяток {t1}, очки {s1}, сравнение {p1}" in close.text
-    assert f"2. {names[u2]}: заказ {bid(b2)}, взяток {t2}, очки {s2}, сравнение {p2}" in close.text
+    minus = lambda n: str(n).replace("-", "−")  # noqa: E731 (a true minus sign)
+    assert (
+        f"1. {names[u1]}: заказ {bid(b1)}, взяток {t1}, очки {minus(s1)}, сравнение {p1}"
+        in close.text
+    )
+    assert (
+        f"2. {names[u2]}: заказ {bid(b2)}, взяток {t2}, очки {minus(s2)}, сравнение {p2}"
+        in close.text
+    )
     assert f"лучше, чем у {pc1} % сыгравших" in close.text
     assert f"лучше, чем у {pc2} % сыгравших" in close.text
     assert "Вера" not in close.text
