@@ -100,6 +100,10 @@ class DayPlays:
         self._runners: dict[tuple[str, int], asyncio.Task[None]] = {}
         # The searches running, by (date, moves before): one per point of a deal.
         self._deciding: dict[tuple[str, str], asyncio.Task[int]] = {}
+        # At most one day's search per worker in the pool at a time: a live
+        # table's search waits behind one of them at most, never behind the
+        # whole crowd that opened its day at 09:00 (the days queue here instead).
+        self._slots = asyncio.Semaphore(max(1, ctx.settings.ai_workers))
         self._stopped = False
 
     def _lock(self, date: str, user_id: int) -> asyncio.Lock:
@@ -284,9 +288,10 @@ class DayPlays:
         level = self.ctx.settings.ai_level
         budget = DEFAULT_BUDGET_MS.get(level, 0) or None
         seed = deal.seed ^ (made * 0x9E3779B1)
-        action = await self.computer.think(
-            self.computer.chooser, view(g, g.to_move), level, seed, budget
-        )
+        async with self._slots:
+            action = await self.computer.think(
+                self.computer.chooser, view(g, g.to_move), level, seed, budget
+            )
         async with self.ctx.db.tx() as conn:
             await repo_day.add_decision(conn, deal.date, key, action)
         # One stored a moment before (a search that had just ended): that one counts.
