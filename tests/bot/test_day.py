@@ -70,7 +70,10 @@ async def play_moves(
     first, -1: the last) ``moves`` times (None: to the end of the hand)."""
     made = 0
     while moves is None or made < moves:
-        await fake.wait_for(lambda: my_turn(fake, user) is not None or finished(fake, user))
+        # The master's three moves between two of hers, on a loaded machine: generously.
+        await fake.wait_for(
+            lambda: my_turn(fake, user) is not None or finished(fake, user), timeout=90
+        )
         if finished(fake, user):
             assert moves is None, "the hand ended before the moves asked for"
             return
@@ -80,7 +83,7 @@ async def play_moves(
         pressed = data[pick]
         await (await fake.press(user, user.id, m.message_id, pressed)).answer()
         made += 1
-        await fake.wait_for(lambda p=pressed: taken(fake, user, p))
+        await fake.wait_for(lambda p=pressed: taken(fake, user, p), timeout=30)
 
 
 def test_score_formula_hand_computed() -> None:
