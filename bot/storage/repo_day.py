@@ -258,11 +258,14 @@ async def moves(db: Database | Conn, date: str, user_id: int) -> list[int]:
 
 
 async def add_move(conn: Conn, date: str, user_id: int, seq: int, action: int) -> None:
-    """One move; a second one with the same number (a double press) breaks the unique key."""
+    """One move; a second one with the same number (a double press) breaks the
+    unique key. Only while the play is there: a computer's move decided while
+    the person asked to be forgotten leaves no row naming them."""
     await execute(
         conn,
-        "INSERT INTO day_moves(date, user_id, seq, action) VALUES (?, ?, ?, ?)",
-        (date, user_id, seq, action),
+        "INSERT INTO day_moves(date, user_id, seq, action) SELECT ?, ?, ?, ?"
+        " WHERE EXISTS (SELECT 1 FROM day_plays WHERE date=? AND user_id=?)",
+        (date, user_id, seq, action, date, user_id),
     )
 
 
