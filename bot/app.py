@@ -166,6 +166,7 @@ class App:
         )
 
     async def _stop_players(self) -> None:
+        await self.services.day.plays.stop()  # its computers think in play's pool
         await self.services.play.stop()
         await self.services.charts.stop()
 

@@ -185,3 +185,25 @@ class RecordCb(Cb, prefix="hr"):
 
     t: int
     n: int
+
+
+class DayMoveCb(Cb, prefix="dm"):
+    """«Сдача дня»: a bid or a card of the person's hand, for day ``d`` at move ``s``."""
+
+    d: int
+    s: int
+    a: int
+
+
+class DayWhyCb(Cb, prefix="dw"):
+    """«Сдача дня»: a card shown but not playable now: explains why, changes nothing."""
+
+    d: int
+    s: int
+    a: int
+
+
+class DayRecordCb(Cb, prefix="dr"):
+    """«Сдача дня»: the best line of day ``d``, sent to the presser's private chat."""
+
+    d: int

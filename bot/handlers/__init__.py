@@ -11,6 +11,7 @@ from bot.handlers import (
     buttons,
     claims,
     club,
+    day,
     errors,
     group,
     inline,
@@ -27,6 +28,7 @@ def routers() -> list[Router]:
     return [
         errors.build(),
         membership.build(),
+        day.build(),  # before private: its Start handles the other deep links
         private.build(),
         group.build(),
         lookups.build(),

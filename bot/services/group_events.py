@@ -13,7 +13,7 @@ from bot.model import LiveTable, Pause
 from bot.outbox import enqueue_send, forget_key
 from bot.services import render
 from bot.services.tables import TableService
-from bot.storage import repo_calls, repo_tables
+from bot.storage import repo_calls, repo_day, repo_tables
 from bot.storage.db import Conn
 from bot.views.common import Tr
 from bot.views.pauses import paused_private, resumed_note, resumed_private
@@ -132,6 +132,7 @@ class GroupEvents:
         async with self.ctx.db.tx() as conn:
             await repo_tables.move_tables_to_chat(conn, old, new)
             await repo_calls.move_chat(conn, old, new)
+            await repo_day.move_chat(conn, old, new)
         for table_id in self.reg.cached_in_chat(old):
             async with self.reg.lock(table_id):
                 live = self.reg.cached(table_id)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from bot.services.afterword import AfterwordService
 from bot.services.deadlines import Deadlines
@@ -18,6 +19,9 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT = "heartbeat_at"
 
+#: Does what is due by a moment; the next moment something will be.
+Due = Callable[[float], Awaitable[float | None]]
+
 
 class Timers:
     # The downtime credited after a crash is measured from the last beat: one
@@ -25,13 +29,21 @@ class Timers:
     # indexed reads, once a second).
     heartbeat_every = 1.0
 
-    def __init__(self, deadlines: Deadlines, afterword: AfterwordService, replies: Replies) -> None:
+    def __init__(
+        self,
+        deadlines: Deadlines,
+        afterword: AfterwordService,
+        replies: Replies,
+        days: Due | None = None,
+    ) -> None:
         """The loop sleeps until the next moment something is due, or until
         ``ctx.deadlines`` is set by whatever may have moved it closer (a
-        committed change, a passing answer queued)."""
+        committed change, a passing answer queued). ``days``: «Сдача дня»'s
+        openings and closings (wall-clock moments, never moved by downtime)."""
         self.deadlines = deadlines
         self.afterword = afterword
         self.replies = replies
+        self.days = days
         self.ctx = deadlines.ctx
         self._wake = self.ctx.deadlines
 
@@ -67,7 +79,10 @@ class Timers:
                     await repo_moves.set_meta(conn, HEARTBEAT, repr(now))
                 last_beat = now
             wait = self.heartbeat_every
-            for due in (await self.afterword.close_due(now), await self.replies.expire_due(now)):
+            dues = [await self.afterword.close_due(now), await self.replies.expire_due(now)]
+            if self.days is not None:
+                dues.append(await self.days(now))
+            for due in dues:
                 if due is not None:
                     wait = min(wait, due - now)
             nxt = await repo_moves.next_deadline(self.ctx.db)

@@ -30,6 +30,8 @@ from bot.services.charts import ChartService
 from bot.services.claims import ClaimService, ClaimVotes
 from bot.services.club import ClubService, record_partners
 from bot.services.computer import Chooser
+from bot.services.day import DayService
+from bot.services.day_play import DayPlays
 from bot.services.deadlines import Deadlines
 from bot.services.group_events import GroupEvents
 from bot.services.inline import InlineService
@@ -68,6 +70,7 @@ class Services:
     afterword: AfterwordService
     charts: ChartService
     replies: Replies
+    day: DayService
     timers: Timers
 
 
@@ -93,6 +96,7 @@ def build_services(
     tables = TableService(registry, play, is_admin, on_open=calls.on_open)
     replies = Replies(registry)
     inline = InlineService(registry)
+    day = DayService(ctx, DayPlays(ctx, play.computer, members), is_admin)
     return Services(
         registry=registry,
         members=members,
@@ -111,5 +115,6 @@ def build_services(
         afterword=afterword,
         charts=charts,
         replies=replies,
-        timers=Timers(deadlines, afterword, replies),
+        day=day,
+        timers=Timers(deadlines, afterword, replies, day.due),
     )

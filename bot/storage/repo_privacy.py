@@ -20,6 +20,8 @@ _FORGET_USER = (
     "DELETE FROM messages WHERE chat_id=?",
     "DELETE FROM call_me WHERE user_id=?",
     "DELETE FROM record_requests WHERE user_id=?",
+    "DELETE FROM day_plays WHERE user_id=?",
+    "DELETE FROM day_moves WHERE user_id=?",
 )
 
 

@@ -35,6 +35,7 @@ from bot.storage.migrations import (
     m16_record_requests,
     m17_claim_time,
     m18_join_key,
+    m19_day,
 )
 
 Step = str | Callable[[Conn], Awaitable[None]]
@@ -58,6 +59,7 @@ MIGRATIONS: list[Sequence[Step]] = [
     m16_record_requests.STEPS,
     m17_claim_time.STEPS,
     m18_join_key.STEPS,
+    m19_day.STEPS,
 ]
 
 
