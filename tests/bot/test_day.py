@@ -14,8 +14,9 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from bot_processes import BotProcesses
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
-from harness import BotProcesses, InProcessBot, count, forget_me, rows
+from harness import InProcessBot, count, forget_me, rows
 
 from bot.clock import FakeClock
 from bot.services.day import better_than, matchpoints, next_opening
