@@ -13,10 +13,9 @@ from datetime import datetime, tzinfo
 from bot.callbacks import DayMoveCb, DayRecordCb, DayWhyCb
 from bot.i18n import esc
 from bot.model import LiveTable
-from bot.views.common import Tr, card, num
-from bot.views.hand import CARDS_PER_ROW, UNPLAYABLE, hand_message
-from bot.views.keyboard import Button, Keyboard, button, keyboard, link, rows_by
-from engine.cards import sort_for_display
+from bot.views.common import Tr, num
+from bot.views.hand import card_keyboard, hand_message
+from bot.views.keyboard import Keyboard, button, keyboard, link, rows_by
 from engine.game import BID, BIDDING, PLAY
 from engine.view import View
 
@@ -144,23 +143,11 @@ def day_hand(
 
 
 def _cards(v: View, day_id: int, seq: int) -> Keyboard:
-    """The whole hand by suit; a card not playable now only says why."""
-    allowed = set(v.cards_allowed)
-    rows: list[list[Button]] = []
-    row: list[Button] = []
-    suit = -1
-    for c in sort_for_display(list(v.hand)):
-        if c // 13 != suit or len(row) == CARDS_PER_ROW:
-            if row:
-                rows.append(row)
-            row, suit = [], c // 13
-        if c in allowed:
-            row.append(button(card(c), DayMoveCb.packed(d=day_id, s=seq, a=c)))
-        else:
-            row.append(button(UNPLAYABLE.format(card(c)), DayWhyCb.packed(d=day_id, s=seq, a=c)))
-    if row:
-        rows.append(row)
-    return keyboard(rows)
+    return card_keyboard(
+        v,
+        lambda c: DayMoveCb.packed(d=day_id, s=seq, a=c),
+        lambda c: DayWhyCb.packed(d=day_id, s=seq, a=c),
+    )
 
 
 def day_done_text(

@@ -3,6 +3,8 @@ for exactly the actions that player may take now."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.callbacks import HintCb, LookCb, MoveCb, WhyCb
 from bot.i18n import esc
 from bot.model import LiveTable
@@ -170,9 +172,18 @@ UNPLAYABLE = "({})"
 
 
 def _card_keyboard(table: LiveTable, v: View) -> Keyboard:
-    """The whole hand as buttons, by suit; cards that may not be played (or
-    passed) now are marked and only explain why when pressed."""
     t, s = table.table_id, table.seq
+    return card_keyboard(
+        v,
+        lambda c: MoveCb.packed(t=t, s=s, a=c),
+        lambda c: WhyCb.packed(t=t, s=s, a=c),
+    )
+
+
+def card_keyboard(v: View, play: Callable[[int], str], why: Callable[[int], str]) -> Keyboard:
+    """The whole hand as buttons, by suit; cards that may not be played (or
+    passed) now are marked and only explain why when pressed. ``play`` and
+    ``why`` give a card's callback data (a table's hand, the deal of the day)."""
     allowed = set(v.cards_allowed)
     rows: list[list[Button]] = []
     current_suit = -1
@@ -184,9 +195,9 @@ def _card_keyboard(table: LiveTable, v: View) -> Keyboard:
             row = []
             current_suit = c // 13
         if c in allowed:
-            row.append(button(card(c), MoveCb.packed(t=t, s=s, a=c)))
+            row.append(button(card(c), play(c)))
         else:
-            row.append(button(UNPLAYABLE.format(card(c)), WhyCb.packed(t=t, s=s, a=c)))
+            row.append(button(UNPLAYABLE.format(card(c)), why(c)))
     if row:
         rows.append(row)
     return keyboard(rows)
