@@ -344,16 +344,21 @@ class DayService:
         day = await repo_day.get_day(self.ctx.db, day_id)
         if day is None or not day.closed or day.chat_id != chat_id:
             raise UserError("err-stale")
-        lines = await self._lines(day)
-        if not lines:
-            raise UserError("err-stale")
-        best = lines[0]
         me = await repo_users.get_user(self.ctx.db, user_id)
         if me is None or not me.started or me.blocked:
             raise UserError("lookup-start-first", bot=self.ctx.bot_username)
         now = self.ctx.clock.now()
-        if now - self._records.get((user_id, day_id), -1e9) < 60:
+        self._records = {k: t for k, t in self._records.items() if now - t < 60}
+        if (user_id, day_id) in self._records:
             raise UserError("record-sent-already")
+        # The deal is every group's that date: its cards are shown only once
+        # no group may still play it (groups close at their own hours).
+        if await repo_day.date_open_anywhere(self.ctx.db, day.date):
+            raise UserError("day-record-later")
+        lines = await self._lines(day)
+        if not lines:
+            raise UserError("err-stale")
+        best = lines[0]
         deal = await repo_day.deal(self.ctx.db, day.date)
         assert deal is not None
         g = rebuild(deal, await repo_day.moves(self.ctx.db, day.date, best.user_id))

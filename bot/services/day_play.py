@@ -195,7 +195,8 @@ class DayPlays:
         text, markup = await self._message(day, deal, play, actions, finishing=done(g))
         try:
             async with self.ctx.db.tx() as conn:
-                await repo_day.add_move(conn, day.date, play.user_id, seq, action)
+                if not await repo_day.add_move(conn, day.date, play.user_id, seq, action):
+                    return  # the person asked to be forgotten meanwhile: nothing to show them
                 if done(g):
                     r = result(g, deal.seat)
                     await repo_day.finish_play(

@@ -257,16 +257,23 @@ async def moves(db: Database | Conn, date: str, user_id: int) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
-async def add_move(conn: Conn, date: str, user_id: int, seq: int, action: int) -> None:
+async def add_move(conn: Conn, date: str, user_id: int, seq: int, action: int) -> bool:
     """One move; a second one with the same number (a double press) breaks the
     unique key. Only while the play is there: a computer's move decided while
-    the person asked to be forgotten leaves no row naming them."""
-    await defer(
+    the person asked to be forgotten leaves no row naming them (False)."""
+    _, added = await statement(
         conn,
         "INSERT INTO day_moves(date, user_id, seq, action) SELECT ?, ?, ?, ?"
         " WHERE EXISTS (SELECT 1 FROM day_plays WHERE date=? AND user_id=?)",
         (date, user_id, seq, action, date, user_id),
     )
+    return added > 0
+
+
+async def date_open_anywhere(db: Database, date: str) -> bool:
+    """Some group's day of ``date`` is still open (its deal still to be played there)."""
+    row = await db.fetchone("SELECT 1 FROM days WHERE date=? AND closed=0 LIMIT 1", (date,))
+    return row is not None
 
 
 # ------------------------------------------------------- the computer's moves

@@ -34,3 +34,4 @@ day-own-line = { $date }: bid { $bid }, tricks { $tricks }, score { $score } · 
 day-own-playing = { $date }: not finished — your hand is above in this chat.
 day-own-closed-unfinished = { $date }: not finished.
 day-own-open = { "   " }results at { $at }
+day-record-later = The record opens once this deal has closed in every group: its cards are still being played today.

@@ -34,3 +34,4 @@ day-own-line = { $date }: заказ { $bid }, взяток { $tricks }, очк�
 day-own-playing = { $date }: не доиграна — ваша рука выше в этом чате.
 day-own-closed-unfinished = { $date }: не доиграна.
 day-own-open = { "   " }итоги — в { $at }
+day-record-later = Запись откроется, когда эту сдачу закроют во всех группах: где-то её ещё играют.
