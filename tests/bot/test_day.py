@@ -325,11 +325,12 @@ async def test_who_left_is_not_listed_and_other_groups_only_counted(
     for u in (anna, boris, carl):
         await fake.start_bot(u)
     await fake.send_text(anna, GROUP, "/day on")
-    await fake.send_text(carl, GROUP_B, "/day on")
+    await fake.send_text(carl, GROUP_B, "/day on 10:00")  # an hour after GROUP
     await fake.wait_for(lambda: any("включена" in t for t in fake.sent_texts(GROUP_B)))
     await fake.wait_for(lambda: any("включена" in t for t in fake.sent_texts(GROUP)))
     clock.advance(22 * HOUR)
     await fake.wait_for(lambda: any("до завтра" in t for t in fake.sent_texts(GROUP)))
+    clock.advance(1 * HOUR)
     await fake.wait_for(lambda: any("до завтра" in t for t in fake.sent_texts(GROUP_B)))
     # One deal for the date, whichever group.
     assert count(db_path, "SELECT COUNT(DISTINCT date) FROM days") == 1
@@ -347,9 +348,17 @@ async def test_who_left_is_not_listed_and_other_groups_only_counted(
     await fake.start_bot(anna, link_b)
     await fake.wait_for(lambda: "недоступна" in fake.sent_texts(anna.id)[-1])
     fake.remove_member(GROUP, boris)
-    clock.advance(24 * HOUR)
+    clock.advance(23 * HOUR)  # GROUP's close at 09:00; GROUP_B's day goes on to 10:00
     await fake.wait_for(lambda: any("Итоги сдачи дня" in t for t in fake.sent_texts(GROUP)))
     close = next(m for m in fake.chat_messages(GROUP) if "Итоги сдачи дня" in m.text)
+    # The best line shows every hand of the deal: not while another group plays it.
+    early = await (await fake.press_button(anna, close, text_contains="Лучшая")).answer()
+    assert "во всех группах" in early["text"]
+    assert not any("Сдача 1" in t for t in fake.sent_texts(anna.id)[-1:])
+    clock.advance(1 * HOUR)
+    await fake.wait_for(lambda: any("Итоги сдачи дня" in t for t in fake.sent_texts(GROUP_B)))
+    await (await fake.press_button(anna, close, text_contains="Лучшая")).answer()
+    await fake.wait_for(lambda: "Сдача 1" in fake.sent_texts(anna.id)[-1])
     assert "Анна" in close.text and "сравнение 0" in close.text
     assert "Борис" not in close.text and "Карл" not in close.text
     scores = dict(rows(db_path, "SELECT user_id, score FROM day_plays"))
