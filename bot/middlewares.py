@@ -68,6 +68,36 @@ class OwnButtons(BaseMiddleware):
         return await handler(event, data)
 
 
+class Window:
+    """At most ``limit`` events per ``length`` seconds per key, sliding: who
+    is over the limit, and when a place frees. Keys idle for a window are
+    forgotten once many are held, so forged ids cannot grow it for long."""
+
+    HELD = 10_000
+
+    def __init__(self, limit: int, length: float) -> None:
+        self.limit = limit
+        self.length = length
+        self._recent: dict[int, deque[float]] = {}
+
+    def admit(self, key: int, now: float) -> bool:
+        """Count an event of ``key`` at ``now`` if the window has room for it."""
+        q = self._recent.setdefault(key, deque())
+        while q and now - q[0] >= self.length:
+            q.popleft()
+        if len(q) >= self.limit:
+            return False
+        q.append(now)
+        if len(self._recent) > self.HELD:
+            for k in [k for k, q in self._recent.items() if not q or now - q[-1] >= self.length]:
+                del self._recent[k]
+        return True
+
+    def frees_at(self, key: int) -> float:
+        """When ``key``'s oldest counted event leaves the window (after a refusal)."""
+        return self._recent[key][0] + self.length
+
+
 class Throttle(BaseMiddleware):
     """At most ``limit`` button presses, or commands, per ``window`` seconds
     per user; what is over costs the bot nothing and other people nothing.
@@ -86,12 +116,11 @@ class Throttle(BaseMiddleware):
         replies: Replies | None = None,
         clock: Callable[[], float] = time.monotonic,
     ):
-        self.limit = limit
         self.window = window
         self.kind = kind
         self.replies = replies
         self.clock = clock
-        self._recent: dict[int, deque[float]] = {}
+        self._presses = Window(limit, window)
         self._told: dict[int, float] = {}  # user -> when the last "too fast" went out
 
     async def __call__(
@@ -108,13 +137,7 @@ class Throttle(BaseMiddleware):
         sender = event.sender_chat if isinstance(event, Message) else None
         who = sender.id if sender is not None else user.id
         now = self.clock()
-        q = self._recent.setdefault(who, deque())
-        while q and now - q[0] > self.window:
-            q.popleft()
-        if len(q) < self.limit:
-            q.append(now)
-            if len(self._recent) > 10_000:
-                self._forget_idle(now)
+        if self._presses.admit(who, now):
             return await handler(event, data)
         i18n: I18nContext | None = data.get("i18n")
         text = i18n.get("err-too-fast") if i18n else ""
@@ -126,14 +149,11 @@ class Throttle(BaseMiddleware):
             and text
             and now - self._told.get(who, -math.inf) > self.window
         ):
+            if len(self._told) > Window.HELD:
+                self._told = {u: t for u, t in self._told.items() if now - t <= self.window}
             self._told[who] = now
             await answer(event, self.replies, text, passing=True)
         return None
-
-    def _forget_idle(self, now: float) -> None:
-        for uid in [u for u, q in self._recent.items() if not q or now - q[-1] > self.window]:
-            del self._recent[uid]
-            self._told.pop(uid, None)
 
 
 class InlinePace(BaseMiddleware):
@@ -154,11 +174,9 @@ class InlinePace(BaseMiddleware):
         clock: Clock,
         deadline: float = 8.0,
     ) -> None:
-        self.limit = limit
-        self.window = window
         self.deadline = deadline
         self.clock = clock
-        self._recent: dict[int, deque[float]] = {}
+        self._queries = Window(limit, window)
         self._newest: dict[int, str] = {}  # person -> the query that may still wait
 
     async def __call__(
@@ -174,29 +192,18 @@ class InlinePace(BaseMiddleware):
         self._newest[who] = event.id
         while True:
             now = self.clock.now()
-            q = self._recent.setdefault(who, deque())
-            while q and now - q[0] >= self.window:
-                q.popleft()
-            if len(q) < self.limit:
-                q.append(now)
+            if self._queries.admit(who, now):
                 if self._newest.get(who) == event.id:
                     del self._newest[who]
-                if len(self._recent) > 10_000:
-                    self._forget_idle(now)
                 return await handler(event, data)
-            wait = q[0] + self.window - now
-            if now + wait - arrived > self.deadline:
+            frees = self._queries.frees_at(who)
+            if frees - arrived > self.deadline:
                 if self._newest.get(who) == event.id:
                     del self._newest[who]
                 return None
-            await self.clock.sleep_until(now + wait)
+            await self.clock.sleep_until(frees)
             if self._newest.get(who) != event.id:
                 return None  # a newer query of the person's came meanwhile
-
-    def _forget_idle(self, now: float) -> None:
-        for uid in [u for u, q in self._recent.items() if not q or now - q[-1] > self.window]:
-            if uid not in self._newest:
-                del self._recent[uid]
 
 
 class InFlight(BaseMiddleware):
