@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.storage.db import Conn, Database, defer, storable
+from bot.storage.db import Conn, Database, Statements, defer, storable
 
 
 def pair(a: int, b: int) -> tuple[int, int]:
@@ -91,7 +91,7 @@ async def gestures_of_game(db: Database, game_id: int) -> list[sqlite3.Row]:
     )
 
 
-async def authority(db: Database, user_ids: list[int]) -> dict[int, int]:
+async def authority(db: Database | Statements, user_ids: list[int]) -> dict[int, int]:
     """Gestures received: a warm afterword is the only way Authority grows."""
     if not user_ids:
         return {}

@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.storage.db import Conn, Database, defer, statement, storable
+from bot.storage.db import Conn, Database, Statements, defer, statement, storable
 
 
 @dataclass(slots=True)
@@ -109,7 +109,7 @@ async def finished_games(
     )
 
 
-async def user_stats(db: Database, user_id: int) -> sqlite3.Row | None:
+async def user_stats(db: Database | Statements, user_id: int) -> sqlite3.Row | None:
     return await db.fetchone(
         "SELECT COUNT(*) AS games, COALESCE(SUM(won),0) AS wins, COALESCE(SUM(hands),0) AS hands,"
         " COALESCE(SUM(contracts_bid),0) AS contracts_bid,"

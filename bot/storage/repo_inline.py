@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.storage import repo_club, repo_games
 from bot.storage.db import Statements
 
 
@@ -41,17 +42,10 @@ async def person_now(st: Statements, user_id: int, message_key: Callable[[int], 
             f"SELECT key, message_id FROM messages WHERE key IN ({marks})", list(keys)
         ):
             shown[keys[key]] = int(message_id)
-    stats = await st.fetchone(
-        "SELECT COUNT(*) AS games, COALESCE(SUM(won),0) AS wins,"
-        " COALESCE(SUM(contracts_bid),0) AS contracts_bid,"
-        " COALESCE(SUM(contracts_made),0) AS contracts_made,"
-        " COALESCE(SUM(nils_bid),0) AS nils_bid, COALESCE(SUM(nils_made),0) AS nils_made"
-        " FROM results WHERE user_id=?",
-        (user_id,),
-    )
-    auth = await st.fetchone("SELECT COUNT(*) FROM gestures WHERE to_user=?", (user_id,))
+    stats = await repo_games.user_stats(st, user_id)
+    authority = (await repo_club.authority(st, [user_id])).get(user_id, 0)
     return PersonNow(
         tables=tuple((t, shown.get(t)) for t in ids),
         stats=dict(stats) if stats is not None and stats["games"] else None,
-        authority=int(auth[0]) if auth else 0,
+        authority=authority,
     )

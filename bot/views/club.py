@@ -175,24 +175,22 @@ class Partner:
     wins: int
 
 
+RECORD = ("games", "wins", "contracts_bid", "contracts_made", "nils_bid", "nils_made")
+
+
+def record_counts(stats: Mapping[str, Any] | None) -> dict[str, int]:
+    """A person's record as the texts' arguments (all 0 before a first game)."""
+    return {field: int(stats[field]) if stats else 0 for field in RECORD}
+
+
 def profile_text(tr: Tr, name: str, profile: Profile) -> str:
     """/profile: Authority first; the record as plain counts."""
-    stats = profile.stats
-
-    def count(field: str) -> int:
-        return int(stats[field]) if stats else 0
-
     return tr(
         "profile",
         name=esc(name),
         authority=profile.authority,
-        games=count("games"),
-        wins=count("wins"),
-        contracts_bid=count("contracts_bid"),
-        contracts_made=count("contracts_made"),
-        nils_bid=count("nils_bid"),
-        nils_made=count("nils_made"),
         partners=profile.partners,
+        **record_counts(profile.stats),
     )
 
 

@@ -27,6 +27,7 @@ from aiogram.types import (
 
 from bot.i18n import esc
 from bot.model import LiveTable, Pause
+from bot.views.club import record_counts
 from bot.views.common import Tr, members_name, num, public
 from bot.views.links import group_link
 from bot.views.sides import standing_of
@@ -132,25 +133,13 @@ def stats_result(
 ) -> InlineQueryResultArticle:
     """The person's own record: games, wins, contracts and nils made, Authority."""
 
-    def count(field: str) -> int:
-        return int(stats[field]) if stats else 0
-
-    card = tr(
-        "inline-stats-card",
-        name=esc(name),
-        authority=authority,
-        games=count("games"),
-        wins=count("wins"),
-        contracts_bid=count("contracts_bid"),
-        contracts_made=count("contracts_made"),
-        nils_bid=count("nils_bid"),
-        nils_made=count("nils_made"),
-    )
+    counts = record_counts(stats)
+    card = tr("inline-stats-card", name=esc(name), authority=authority, **counts)
     return InlineQueryResultArticle(
         id="stats",
         title=plain(tr("inline-stats-title")),
         description=plain(
-            tr("inline-stats-text", games=count("games"), wins=count("wins"), authority=authority)
+            tr("inline-stats-text", games=counts["games"], wins=counts["wins"], authority=authority)
         ),
         input_message_content=InputTextMessageContent(message_text=card, parse_mode="HTML"),
     )
