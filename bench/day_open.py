@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import os
 import random
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -35,6 +34,7 @@ from zoneinfo import ZoneInfo
 
 from fake_telegram import FakeMessage, FakeTelegram, FakeUser
 
+from bench.machine import end_bot
 from bench.people import People, open_table, until
 from bench.stats import percentile
 
@@ -173,12 +173,7 @@ async def run(args: argparse.Namespace) -> None:
                 task.cancel()
             report(args, fake, people, days, db, t0_fake)
         finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            end_bot(proc)
             log.close()
 
 

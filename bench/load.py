@@ -42,7 +42,7 @@ from bench.app_clients import AppClients
 from bench.database import count_actions, hour_window, storage
 from bench.load_phases import Phase, run_phases
 from bench.load_report import Window, call_counts, report
-from bench.machine import LoopLag, Meter, renice_self, rss_kib
+from bench.machine import LoopLag, Meter, end_bot, renice_self, rss_kib
 from bench.people import People, open_table, until
 
 # The bot with cProfile switched on for the load window only (SIGUSR1 on,
@@ -206,12 +206,7 @@ async def run(args: argparse.Namespace) -> None:
                 if app is not None:
                     await app.close()
             finally:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(30)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+                end_bot(proc)
                 bot_log.close()
     report(args, window, people, lag, app, tmp / "bot.log")
 

@@ -1,6 +1,7 @@
 """What the processes and the machine spent, read from Linux's ``/proc``:
 CPU and memory of the bot's process, its threads and its children, the
-time each waited for a core, and how late this process's own loop woke."""
+time each waited for a core, and how late this process's own loop woke;
+and the bot's process ended at a run's end."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import asyncio
 import contextlib
 import gc
 import os
+import signal
+import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,3 +171,14 @@ class LoopLag:
             await asyncio.sleep(self.TICK)
             if self.measuring:
                 self.late.append(loop.time() - due)
+
+
+def end_bot(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the bot as its host would (SIGTERM: it sends what is queued),
+    killed after 30 s."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
