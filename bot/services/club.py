@@ -7,7 +7,6 @@ touch it, and nothing in the club ranks people by wins.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from functools import partial
 
 from bot.i18n import clean_name, esc
@@ -63,15 +62,11 @@ class ClubService:
         reg: Registry,
         play: PlayService,
         afterword: AfterwordService,
-        forgotten: Callable[[int], None] = lambda _: None,
     ) -> None:
         self.reg = reg
         self.ctx = reg.ctx
         self.play = play
         self.afterword = afterword
-        # Told a person's id once they are erased: a service that remembers
-        # people (inline mode's answers) lets them go.
-        self.forgotten = forgotten
 
     # ------------------------------------------------------ lookups
     async def profile(self, user_id: int) -> Profile:
@@ -133,7 +128,6 @@ class ClubService:
         erase = partial(self.ctx.db.run_tx, repo_privacy.erase_user, user_id, forms, replacement)
         await erase()  # first the rows, so that no table read again holds the person
         await self.reg.drop_person(user_id)
-        self.forgotten(user_id)
         self.ctx.texts.clear()  # formatted lines may hold the name
         # Then once more: a timer that held a table's lock meanwhile (an
         # afterword closing) may have queued the name or an edit of their picker.

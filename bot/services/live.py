@@ -106,10 +106,10 @@ class Registry:
         )
         # Told the table's id each time its lock is released.
         self.on_release: Callable[[int], None] = _ignore
-        # Told a person's id once /forget_me has dropped them from here: a
-        # table kept elsewhere (the Mini App's hub keeps finished ones for
-        # their open pages) must drop them too.
-        self.on_forget: Callable[[int], None] = _ignore
+        # Each told a person's id once /forget_me has dropped them from here:
+        # what remembers people elsewhere (the Mini App's hub keeps finished
+        # tables for their open pages, inline mode its answers) drops them too.
+        self.on_forget: list[Callable[[int], None]] = []
 
     def lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -146,7 +146,8 @@ class Registry:
                 if live.ended:
                     self.forget(table_id)
         self.langs.pop(user_id, None)
-        self.on_forget(user_id)
+        for forgotten in self.on_forget:
+            forgotten(user_id)
 
     def cached_in_chat(self, chat_id: int) -> list[int]:
         return [t for t, live in self._tables.items() if live.chat_id == chat_id]

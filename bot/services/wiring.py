@@ -96,6 +96,7 @@ def build_services(
     tables = TableService(registry, play, is_admin, on_open=calls.on_open)
     replies = Replies(registry)
     inline = InlineService(registry)
+    registry.on_forget.append(inline.forget)
     day = DayService(ctx, DayPlays(ctx, play.computer, members), is_admin)
     return Services(
         registry=registry,
@@ -111,7 +112,7 @@ def build_services(
         inline=inline,
         records=RecordService(registry),
         teach=TeachService(registry, play),
-        club=ClubService(registry, play, afterword, forgotten=inline.forget),
+        club=ClubService(registry, play, afterword),
         afterword=afterword,
         charts=charts,
         replies=replies,

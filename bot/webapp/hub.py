@@ -148,7 +148,7 @@ class Hub:
         self._scan: asyncio.TimerHandle | None = None
         self.closing = False
         reg.on_release = self._released
-        reg.on_forget = self._forgotten
+        reg.on_forget.append(self._forgotten)
 
     def __len__(self) -> int:
         """Pages open now."""
